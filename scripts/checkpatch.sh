@@ -1,0 +1,20 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# checkpatch.pl --strict on every patch of the series (or the files given):
+# any error, warning or check fails.
+. "$(dirname "$0")/lib.sh"
+require_tree
+
+files=("$@")
+[ ${#files[@]} -gt 0 ] || mapfile -t files < <(series_patches)
+[ ${#files[@]} -gt 0 ] || die "no patches in $TOP/patches"
+fail=0
+for p in "${files[@]}"; do
+	if res=$(cd "$TREE" && ./scripts/checkpatch.pl --strict --terse --showfile "$p" 2>&1); then
+		printf 'ok    %s\n' "$(basename "$p")"
+	else
+		printf 'FAIL  %s\n%s\n' "$(basename "$p")" "$res"
+		fail=1
+	fi
+done
+exit $fail

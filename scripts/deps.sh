@@ -1,0 +1,35 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Install the Debian packages the lab needs; apt-get runs only if one is absent.
+. "$(dirname "$0")/lib.sh"
+
+pkgs=(
+	"linux-source-6.12=$BASE_VERSION"
+	bc bison flex libelf-dev libssl-dev dwarves kmod cpio xz-utils rsync
+	python3 python3-ply python3-git git ccache sparse coccinelle
+	gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu gcc-powerpc64le-linux-gnu
+	${EXTRA_PKGS:-}
+)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	name=${p%%=*}
+	want=${p#*=}
+	have=$(dpkg-query -W -f='${Status} ${Version}' "$name" 2>/dev/null || true)
+	case $have in
+	"install ok installed "*)
+		[ "$name" = "$want" ] || [ "${have##* }" = "$want" ] && continue ;;
+	esac
+	missing+=("$p")
+done
+
+[ ${#missing[@]} -eq 0 ] && exit 0
+log "installing: ${missing[*]}"
+[ "$(id -u)" = 0 ] || die "need root to install: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+if ! apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; then
+	apt-cache madison linux-source-6.12 >&2 || true
+	die "apt-get could not install: ${missing[*]} (for another base, run: make tree BASE_VERSION=<version listed above>)"
+fi
+update-ccache-symlinks || true

@@ -1,0 +1,25 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Usage: run-checks.sh <make target>...
+# Run each check (a make target), keep going after a failure, log each one
+# under build/logs/, and end with a summary line "N passed, N failed".
+. "$(dirname "$0")/lib.sh"
+
+logs=$BUILD/logs
+mkdir -p "$logs"
+passed=0 failed=0 summary=()
+for t in "$@"; do
+	log "check $t (log: $logs/$t.log)"
+	start=$SECONDS
+	if make --no-print-directory -C "$TOP" "$t" 2>&1 | tee "$logs/$t.log"; then
+		passed=$((passed + 1)) verdict=PASS
+	else
+		failed=$((failed + 1)) verdict=FAIL
+	fi
+	summary+=("$(printf '%-5s %-12s %4ds' $verdict "$t" $((SECONDS - start)))")
+done
+echo
+echo "== summary"
+printf '%s\n' "${summary[@]}"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
