@@ -5,11 +5,13 @@
 export O
 S := scripts
 
-# The checks that `make check` runs, then `make test` adds the others.
+# The checks that `make check` runs; `make test` adds KUnit and the boot lab.
 CHECKS := checkpatch sparse coccicheck bisect cross
-TESTS := kunit $(CHECKS)
+BOOT := boot-normal boot-debug
+TESTS := kunit $(CHECKS) $(BOOT)
 
-.PHONY: help deps tree kunit check test $(CHECKS) clean
+.PHONY: help deps tree series kunit check test kernel boot-test clean \
+	$(CHECKS) $(BOOT)
 .NOTPARALLEL:
 
 help:
@@ -21,23 +23,32 @@ deps:
 tree: deps
 	@$(S)/tree.sh
 
+series: tree
+	@$(S)/series.sh
+
 kunit: tree
 	@$(S)/kunit.sh
 
 checkpatch: tree
 	@$(S)/checkpatch.sh
 
-sparse: tree
-	@$(S)/static-check.sh sparse
-
-coccicheck: tree
-	@$(S)/static-check.sh coccicheck
+sparse coccicheck: tree
+	@$(S)/static-check.sh $@
 
 bisect: tree
 	@$(S)/bisect.sh
 
 cross: tree
 	@$(S)/cross.sh
+
+kernel: tree
+	@$(S)/kernel.sh normal
+	@$(S)/kernel.sh debug
+
+boot-test: $(BOOT)
+
+$(BOOT): tree
+	@$(S)/boot-test.sh $(@:boot-%=%)
 
 check: tree
 	@$(S)/run-checks.sh $(CHECKS)

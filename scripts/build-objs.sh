@@ -23,4 +23,6 @@ for o in "$@"; do
 	[ -f "$SRC/${o%.o}.c" ] && objs+=("$o")
 done
 [ ${#objs[@]} -eq 0 ] && exit 0
+# Checkers given in args (C=2) must see only the objects, not the tools.
+make -s -C "$SRC" O="$OUT" -j"$JOBS" prepare
 make -s -C "$SRC" O="$OUT" -j"$JOBS" "${args[@]}" "${objs[@]}"

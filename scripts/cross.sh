@@ -29,12 +29,14 @@ while read -r name arch cross defconfig pages expected; do
 	[ "$pages" = - ] || "$TREE/scripts/config" --file "$out/.config" -e "$pages"
 	"${mk[@]}" olddefconfig >/dev/null
 	got=$(sed -n 's/^CONFIG_FAULT_AROUND_ORDER=//p' "$out/.config")
+	what=$defconfig${pages/#-/}
+	[ "$pages" = - ] || what="$defconfig+$pages"
 	if [ "$got" = "$expected" ]; then
-		printf '%-10s %-22s CONFIG_FAULT_AROUND_ORDER=%s (expected %s) ok\n' \
-			"$name" "$defconfig${pages/#-/}" "$got" "$expected"
+		printf '%-10s %-27s CONFIG_FAULT_AROUND_ORDER=%s (expected %s) ok\n' \
+			"$name" "$what" "$got" "$expected"
 	else
-		printf '%-10s %-22s CONFIG_FAULT_AROUND_ORDER=%s (expected %s) FAIL\n' \
-			"$name" "$defconfig${pages/#-/}" "${got:-unset}" "$expected"
+		printf '%-10s %-27s CONFIG_FAULT_AROUND_ORDER=%s (expected %s) FAIL\n' \
+			"$name" "$what" "${got:-unset}" "$expected"
 		fail=1
 	fi
 	[ "$arch" = x86 ] && continue	# bisect.sh builds the x86_64 objects

@@ -1,0 +1,32 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Usage: initramfs.sh normal|debug
+# Build the guest's initramfs for a lab kernel: busybox-static, our init,
+# the static test programs from tests/boot/, and the KUnit test module.
+. "$(dirname "$0")/lib.sh"
+
+variant=${1:?usage: initramfs.sh normal|debug}
+kout=$BUILD/out/qemu-$variant
+out=$BUILD/boot/$variant
+mkdir -p "$out"
+[ -x "$kout/usr/gen_init_cpio" ] || die "build the $variant kernel first (make kernel)"
+
+gcc -static -O2 -Wall -Wextra -Werror -pthread -o "$out/fa-test" "$TOP/tests/boot/fa-test.c"
+ko=$(find "$kout/mm" -name fault_around_kunit.ko)
+[ -n "$ko" ] || die "no fault_around_kunit.ko in $kout"
+
+cat > "$out/initramfs.list" <<LIST
+dir /dev 0755 0 0
+nod /dev/console 0600 0 0 c 5 1
+dir /bin 0755 0 0
+dir /lib 0755 0 0
+dir /proc 0755 0 0
+dir /sys 0755 0 0
+dir /tmp 1777 0 0
+file /bin/busybox /bin/busybox 0755 0 0
+file /init $TOP/tests/boot/init 0755 0 0
+file /bin/fa-test $out/fa-test 0755 0 0
+file /lib/fault_around_kunit.ko $ko 0644 0 0
+LIST
+"$kout/usr/gen_init_cpio" "$out/initramfs.list" | gzip -n -1 > "$out/initramfs.cpio.gz"
+echo "$out/initramfs.cpio.gz"

@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Usage: qemu-run.sh <bzImage> <initramfs> <name> [kernel args...]
+# Boot a lab kernel under QEMU and return its verdict as the exit status.
+# The console goes to build/boot/<name>.console.log, the guest's results
+# (ttyS1) to build/boot/<name>.result.log.  Any kernel splat on the
+# console fails the run, even if every test passed.
+. "$(dirname "$0")/lib.sh"
+
+kernel=${1:?usage: qemu-run.sh <bzImage> <initramfs> <name> [args]}
+initrd=${2:?}; name=${3:?}; shift 3
+logs=$BUILD/boot
+mkdir -p "$logs"
+TIMEOUT=${QEMU_TIMEOUT:-600}
+SPLAT='WARNING:|BUG:|KASAN:|UBSAN:|Oops|Call Trace:|Kernel panic|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|kmemleak: [0-9]+ new suspected'
+
+boot() {	# boot <accel> <timeout> <console log> <result log> [args...]
+	local accel=$1 limit=$2 console=$3 result=$4
+	shift 4
+	: > "$console"; : > "$result"
+	timeout --foreground -k 5 "$limit" qemu-system-x86_64 \
+		-accel "$accel" -cpu max -smp 2 -m 1G -nodefaults -display none \
+		-no-reboot -kernel "$kernel" -initrd "$initrd" \
+		-serial file:"$console" -serial file:"$result" \
+		-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=1 $*"
+}
+
+# KVM only if a KVM guest really boots here (on some hosts it hangs);
+# the answer is cached in build/boot/accel.
+accel() {
+	local cache=$logs/accel
+	if [ ! -s "$cache" ]; then
+		echo tcg > "$cache.tmp"
+		if [ -w /dev/kvm ] && boot kvm 30 "$logs/probe.console.log" \
+			"$logs/probe.result.log" fa.probe=1 >/dev/null 2>&1 &&
+			grep -q 'RESULT: PROBE' "$logs/probe.result.log"; then
+			echo kvm > "$cache.tmp"
+		fi
+		mv "$cache.tmp" "$cache"
+	fi
+	cat "$cache"
+}
+
+acc=$(accel)
+console=$logs/$name.console.log
+result=$logs/$name.result.log
+log "booting $name under QEMU ($acc, timeout ${TIMEOUT}s)"
+start=$SECONDS
+boot "$acc" "$TIMEOUT" "$console" "$result" "$@" && rc=0 || rc=$?
+tr -d '\r' < "$result" | grep -E '^(PASS|FAIL|RESULT)' || true
+verdict=ok
+if [ $rc -eq 124 ]; then
+	verdict="timed out after ${TIMEOUT}s"
+elif [ $rc -ne 0 ]; then
+	verdict="QEMU exited with $rc"
+elif ! grep -q 'RESULT: PASS' "$result"; then
+	verdict="tests failed"
+elif grep -qE "$SPLAT" "$console"; then
+	verdict="kernel splat on the console:"
+	grep -nE "$SPLAT" "$console" | head -5
+fi
+if [ "$verdict" != ok ]; then
+	echo "$name: FAIL: $verdict (full log: $console); console tail:"
+	tail -n 40 "$console"
+	exit 1
+fi
+echo "$name: PASS ($((SECONDS - start))s, $acc)"

@@ -1,0 +1,496 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fa-test: run-time tests of the fault-around knobs and fault counts,
+ * run as root inside the QEMU guest.  Each test prints one line,
+ * "PASS <name>" or "FAIL <name>: <why>"; the exit status is the number of
+ * failures.
+ *
+ *   fa-test [-m max_order] [-d dir] [test...]
+ *
+ * Tests: defaults valid invalid faults sparse stress (default: all).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define ORDER_FILE	"/sys/kernel/debug/fault_around_order"
+#define BYTES_FILE	"/sys/kernel/debug/fault_around_bytes"
+#define PMD_SPAN	(2UL << 20)
+
+static long page_size;
+static unsigned int max_order = 9;	/* ilog2(PTRS_PER_PTE), x86_64 4K */
+static const char *dir = "/tmp";
+static int failures;
+
+static void result(bool ok, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ok) {
+		printf("PASS %s\n", name);
+	} else {
+		printf("FAIL %s: ", name);
+		va_start(ap, fmt);
+		vprintf(fmt, ap);
+		va_end(ap);
+		printf("\n");
+		failures++;
+	}
+	fflush(stdout);
+}
+
+/* Write @s (exactly its bytes) to @path; return 0 or the errno. */
+static int write_knob(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
+	int err = 0;
+
+	if (fd < 0)
+		return errno;
+	n = write(fd, s, strlen(s));
+	if (n < 0)
+		err = errno;
+	else if ((size_t)n != strlen(s))
+		err = -1;	/* short write: should not happen */
+	close(fd);
+	return err;
+}
+
+/* Read an unsigned value from @path; -1 on error. */
+static long long read_knob(const char *path)
+{
+	char buf[64];
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+	char *end;
+	long long v;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	v = strtoll(buf, &end, 10);
+	if (end == buf || (*end && *end != '\n'))
+		return -1;
+	return v;
+}
+
+static int set_order(unsigned int order)
+{
+	char s[16];
+
+	snprintf(s, sizeof(s), "%u\n", order);
+	return write_knob(ORDER_FILE, s);
+}
+
+static void test_defaults(void)
+{
+	long long order = read_knob(ORDER_FILE);
+	long long bytes = read_knob(BYTES_FILE);
+
+	result(order == 4 && bytes == 65536, "defaults",
+	       "order %lld bytes %lld, expected 4 and 65536", order, bytes);
+}
+
+static void test_valid(void)
+{
+	unsigned int o;
+	bool ok = true;
+	char why[160] = "";
+
+	for (o = 0; o <= max_order && ok; o++) {
+		long long bytes, order;
+
+		if (set_order(o)) {
+			snprintf(why, sizeof(why), "order %u rejected", o);
+			ok = false;
+			break;
+		}
+		bytes = read_knob(BYTES_FILE);
+		order = read_knob(ORDER_FILE);
+		if (order != o || bytes != (long long)page_size << o) {
+			snprintf(why, sizeof(why),
+				 "wrote order %u, read order %lld bytes %lld",
+				 o, order, bytes);
+			ok = false;
+		}
+	}
+	/* bytes -> order, with values that are not a power of two. */
+	for (o = 0; o <= max_order && ok; o++) {
+		long long exact = (long long)page_size << o;
+		long long inputs[] = { exact, exact + 1, 2 * exact - 1 };
+		unsigned int i;
+
+		for (i = 0; i < 3 && ok; i++) {
+			char s[32];
+			long long order, bytes;
+
+			/* 2*exact - 1 of the largest order is out of range. */
+			if (o == max_order && i == 2)
+				continue;
+			snprintf(s, sizeof(s), "%lld\n", inputs[i]);
+			if (write_knob(BYTES_FILE, s)) {
+				snprintf(why, sizeof(why), "bytes %lld rejected",
+					 inputs[i]);
+				ok = false;
+				break;
+			}
+			order = read_knob(ORDER_FILE);
+			bytes = read_knob(BYTES_FILE);
+			if (order != o || bytes != exact) {
+				snprintf(why, sizeof(why),
+					 "wrote bytes %lld, read order %lld bytes %lld, expected %u and %lld",
+					 inputs[i], order, bytes, o, exact);
+				ok = false;
+			}
+		}
+	}
+	/* 0 and 1 byte mean order 0. */
+	if (ok && (write_knob(BYTES_FILE, "0\n") || read_knob(ORDER_FILE) != 0)) {
+		snprintf(why, sizeof(why), "bytes 0 did not give order 0");
+		ok = false;
+	}
+	result(ok, "valid", "%s", why);
+}
+
+static void test_invalid(void)
+{
+	char max1[16], big_bytes[32];
+	struct { const char *file, *input; } cases[] = {
+		{ ORDER_FILE, "-1\n" },
+		{ ORDER_FILE, max1 },
+		{ ORDER_FILE, "4294967296\n" },
+		{ ORDER_FILE, "18446744073709551615\n" },
+		{ ORDER_FILE, "99999999999999999999999\n" },
+		{ ORDER_FILE, "abc\n" },
+		{ ORDER_FILE, "" },
+		{ ORDER_FILE, "\n" },
+		{ ORDER_FILE, "3x\n" },
+		{ ORDER_FILE, "3 4\n" },
+		{ BYTES_FILE, "-1\n" },
+		{ BYTES_FILE, big_bytes },
+		{ BYTES_FILE, "18446744073709551615\n" },
+		{ BYTES_FILE, "99999999999999999999999\n" },
+		{ BYTES_FILE, "abc\n" },
+		{ BYTES_FILE, "" },
+		{ BYTES_FILE, "65536x\n" },
+		{ BYTES_FILE, "4096 8192\n" },
+	};
+	unsigned int i;
+
+	snprintf(max1, sizeof(max1), "%u\n", max_order + 1);
+	/* One byte more than a page table's worth of pages. */
+	snprintf(big_bytes, sizeof(big_bytes), "%ld\n",
+		 (page_size << max_order) + page_size);
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char name[96], shown[40];
+		long long order, bytes;
+		int err;
+		size_t n;
+
+		set_order(3);
+		err = write_knob(cases[i].file, cases[i].input);
+		order = read_knob(ORDER_FILE);
+		bytes = read_knob(BYTES_FILE);
+		snprintf(shown, sizeof(shown), "%s", cases[i].input);
+		n = strlen(shown);
+		if (n && shown[n - 1] == '\n')
+			shown[n - 1] = '\0';
+		snprintf(name, sizeof(name), "invalid %s '%s'",
+			 strrchr(cases[i].file, '/') + 1, shown);
+		result(err > 0 && order == 3 && bytes == page_size << 3, name,
+		       "write gave %s, then order %lld bytes %lld",
+		       err > 0 ? strerror(err) : "success", order, bytes);
+	}
+}
+
+/* Map @path (@len bytes) read-only at an address aligned to PMD_SPAN. */
+static char *map_aligned(int fd, size_t len)
+{
+	char *p = mmap(NULL, len + PMD_SPAN, PROT_NONE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *aligned;
+
+	if (p == MAP_FAILED)
+		return NULL;
+	aligned = (char *)(((unsigned long)p + PMD_SPAN - 1) & ~(PMD_SPAN - 1));
+	if (mmap(aligned, len, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0) ==
+	    MAP_FAILED)
+		return NULL;
+	return aligned;
+}
+
+/* A file of @pages pages, all in the page cache. */
+static int make_file(const char *name, size_t pages)
+{
+	char path[256], *buf;
+	size_t i;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0)
+		return -1;
+	buf = malloc(page_size);
+	for (i = 0; i < pages; i++) {
+		memset(buf, (int)(i & 0xff), page_size);
+		if (write(fd, buf, page_size) != page_size) {
+			close(fd);
+			free(buf);
+			return -1;
+		}
+	}
+	free(buf);
+	return fd;
+}
+
+static long minor_faults(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_THREAD, &ru);
+	return ru.ru_minflt;
+}
+
+/* Read one byte every @stride bytes of a fresh mapping; return faults. */
+static long count_faults(int fd, size_t len, size_t stride, bool *data_ok)
+{
+	char *p = map_aligned(fd, len);
+	volatile char sink;
+	long before, after;
+	size_t off;
+
+	if (!p)
+		return -1;
+	*data_ok = true;
+	before = minor_faults();
+	for (off = 0; off < len; off += stride) {
+		sink = p[off];
+		if (sink != (char)((off / page_size) & 0xff))
+			*data_ok = false;
+	}
+	after = minor_faults();
+	munmap(p, len);
+	return after - before;
+}
+
+/*
+ * The mapping is aligned to a page table and N is a multiple of 512, the
+ * pages are all in the page cache and tmpfs has no huge pages here, so
+ * every window is full: the count is exactly N / 2^order.
+ */
+static void test_faults(void)
+{
+	unsigned int orders[] = { 0, 1, 2, 4, 6, max_order };
+	const size_t pages = 8192;
+	int fd = make_file("fa-faults", pages);
+	unsigned int i;
+
+	if (fd < 0) {
+		result(false, "faults", "cannot create the file: %s",
+		       strerror(errno));
+		return;
+	}
+	for (i = 0; i < sizeof(orders) / sizeof(orders[0]); i++) {
+		long expect = (pages + (1UL << orders[i]) - 1) >> orders[i];
+		char name[32];
+		bool data_ok;
+		long got;
+
+		snprintf(name, sizeof(name), "faults order %u", orders[i]);
+		if (set_order(orders[i])) {
+			result(false, name, "cannot set the order");
+			continue;
+		}
+		got = count_faults(fd, pages * page_size, page_size, &data_ok);
+		result(got == expect && data_ok, name,
+		       "%ld minor faults for %zu pages, expected %ld%s", got,
+		       pages, expect, data_ok ? "" : "; wrong data read");
+	}
+	close(fd);
+}
+
+/* One touch per page table: one fault per touch, whatever the order. */
+static void test_sparse(void)
+{
+	unsigned int orders[] = { 0, 4, max_order };
+	const size_t pages = 64 * (PMD_SPAN / 4096);
+	int fd = make_file("fa-sparse", pages);
+	unsigned int i;
+
+	if (fd < 0) {
+		result(false, "sparse", "cannot create the file: %s",
+		       strerror(errno));
+		return;
+	}
+	for (i = 0; i < sizeof(orders) / sizeof(orders[0]); i++) {
+		long expect = pages * page_size / PMD_SPAN;
+		char name[32];
+		bool data_ok;
+		long got;
+
+		snprintf(name, sizeof(name), "sparse order %u", orders[i]);
+		set_order(orders[i]);
+		got = count_faults(fd, pages * page_size, PMD_SPAN, &data_ok);
+		result(got == expect && data_ok, name,
+		       "%ld minor faults for %ld touches", got, expect);
+	}
+	close(fd);
+}
+
+struct stress {
+	int fd;
+	size_t len;
+	volatile bool stop;
+	long bad_reads, bad_data, faults;
+};
+
+static void *stress_faulter(void *arg)
+{
+	struct stress *st = arg;
+
+	while (!st->stop) {
+		bool data_ok;
+		long n = count_faults(st->fd, st->len, page_size, &data_ok);
+
+		if (n < 0 || !data_ok)
+			st->bad_data++;
+		else
+			st->faults += n;
+	}
+	return NULL;
+}
+
+static void *stress_reader(void *arg)
+{
+	struct stress *st = arg;
+
+	while (!st->stop) {
+		long long o = read_knob(ORDER_FILE);
+		long long b = read_knob(BYTES_FILE);
+
+		if (o < 0 || o > max_order)
+			st->bad_reads++;
+		if (b < page_size || b > page_size << max_order || (b & (b - 1)))
+			st->bad_reads++;
+	}
+	return NULL;
+}
+
+static void test_stress(void)
+{
+	static const char *const inputs[] = {
+		"0\n", "1\n", "4\n", "9\n", "10\n", "-1\n", "3x\n", "\n",
+		"99999999999999999999999\n",
+	};
+	static const char *const byte_inputs[] = {
+		"0\n", "4096\n", "65536\n", "20000\n", "2097152\n", "2101248\n",
+		"abc\n", "18446744073709551615\n",
+	};
+	struct stress st = { .len = 4096 * page_size };
+	pthread_t t[3];
+	time_t end = time(NULL) + 5;
+	unsigned int i, writes = 0;
+
+	st.fd = make_file("fa-stress", 4096);
+	if (st.fd < 0) {
+		result(false, "stress", "cannot create the file");
+		return;
+	}
+	pthread_create(&t[0], NULL, stress_faulter, &st);
+	pthread_create(&t[1], NULL, stress_faulter, &st);
+	pthread_create(&t[2], NULL, stress_reader, &st);
+	srand(42);
+	while (time(NULL) < end) {
+		for (i = 0; i < 64; i++, writes++) {
+			if (rand() & 1)
+				write_knob(ORDER_FILE,
+					   inputs[rand() % (sizeof(inputs) / sizeof(inputs[0]))]);
+			else
+				write_knob(BYTES_FILE,
+					   byte_inputs[rand() % (sizeof(byte_inputs) / sizeof(byte_inputs[0]))]);
+		}
+	}
+	st.stop = true;
+	for (i = 0; i < 3; i++)
+		pthread_join(t[i], NULL);
+	close(st.fd);
+	set_order(4);
+	result(!st.bad_reads && !st.bad_data && st.faults > 0, "stress",
+	       "%ld invalid values read, %ld bad mappings, %ld faults, %u writes",
+	       st.bad_reads, st.bad_data, st.faults, writes);
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} tests[] = {
+	{ "defaults", test_defaults },
+	{ "valid", test_valid },
+	{ "invalid", test_invalid },
+	{ "faults", test_faults },
+	{ "sparse", test_sparse },
+	{ "stress", test_stress },
+};
+
+int main(int argc, char **argv)
+{
+	unsigned int i;
+	int opt, ran = 0;
+	long long saved;
+
+	page_size = sysconf(_SC_PAGESIZE);
+	while ((opt = getopt(argc, argv, "m:d:")) != -1) {
+		switch (opt) {
+		case 'm':
+			max_order = atoi(optarg);
+			break;
+		case 'd':
+			dir = optarg;
+			break;
+		default:
+			fprintf(stderr, "usage: %s [-m max_order] [-d dir] [test...]\n",
+				argv[0]);
+			return 2;
+		}
+	}
+	saved = read_knob(ORDER_FILE);
+	if (saved < 0) {
+		printf("FAIL setup: cannot read %s: %s\n", ORDER_FILE,
+		       strerror(errno));
+		return 1;
+	}
+	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+		int a;
+		bool want = optind == argc;
+
+		for (a = optind; a < argc; a++)
+			want |= !strcmp(argv[a], tests[i].name);
+		if (!want)
+			continue;
+		tests[i].fn();
+		ran++;
+	}
+	set_order(saved);
+	if (!ran) {
+		printf("FAIL setup: no such test\n");
+		return 1;
+	}
+	return failures;
+}
