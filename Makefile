@@ -8,10 +8,10 @@ S := scripts
 # The checks that `make check` runs; `make test` adds KUnit and the boot lab.
 CHECKS := checkpatch sparse coccicheck bisect cross
 BOOT := boot-normal boot-debug
-TESTS := kunit $(CHECKS) $(BOOT)
+TESTS := kunit $(CHECKS) upstream $(BOOT)
 
-.PHONY: help deps tree series kunit check test kernel boot-test clean \
-	$(CHECKS) $(BOOT)
+.PHONY: help deps tree series send upstream kunit check test kernel \
+	boot-test clean $(CHECKS) $(BOOT)
 .NOTPARALLEL:
 
 help:
@@ -25,6 +25,12 @@ tree: deps
 
 series: tree
 	@$(S)/series.sh
+
+send: tree
+	@$(S)/send.sh
+
+upstream: tree
+	@$(S)/upstream-check.sh
 
 kunit: tree
 	@$(S)/kunit.sh

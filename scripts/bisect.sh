@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build each patch of the series on its own (x86_64, -Werror), so that the
 # series stays bisectable: mm/memory.o plus every C file the patch touches.
+# Usage: bisect.sh [<tip commit>]  (default: the tree's HEAD)
 . "$(dirname "$0")/lib.sh"
 require_tree
 
 n=0
-for c in $(series_commits); do
+for c in $(series_commits "${1:-HEAD}"); do
 	n=$((n + 1))
 	objs=$( (echo mm/memory.o; touched_objects "$c^" "$c") | grep -v '^arch/' | sort -u)
 	log "patch $n: $(git -C "$TREE" log -1 --format=%s "$c")"

@@ -23,6 +23,8 @@ for o in "$@"; do
 	[ -f "$SRC/${o%.o}.c" ] && objs+=("$o")
 done
 [ ${#objs[@]} -eq 0 ] && exit 0
-# Checkers given in args (C=2) must see only the objects, not the tools.
+# Rebuild the objects so that a checker (C=1) sees them, and only them:
+# C=2 would also check every file of the prepare stage again.
 make -s -C "$SRC" O="$OUT" -j"$JOBS" prepare
+for o in "${objs[@]}"; do rm -f "$OUT/$o"; done
 make -s -C "$SRC" O="$OUT" -j"$JOBS" "${args[@]}" "${objs[@]}"

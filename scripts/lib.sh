@@ -34,9 +34,9 @@ require_tree() {
 	[ -d "$TREE/.git" ] || die "no kernel tree in $TREE; run 'make tree' first"
 }
 
-# Commits of the series, oldest first.
+# Commits of the series up to $1 (default HEAD), oldest first.
 series_commits() {
-	git -C "$TREE" rev-list --reverse "$BASE_TAG..HEAD"
+	git -C "$TREE" rev-list --reverse "$BASE_TAG..${1:-HEAD}"
 }
 
 # Kernel objects built from the C files a commit range touches.
@@ -50,4 +50,21 @@ new_findings() {
 	local norm='s/:[0-9]+:[0-9]+:/:/; s/:[0-9]+:/:/'
 	diff <(sed -E "$norm" "$1" | sort) <(sed -E "$norm" "$2" | sort) |
 		sed -n 's/^> //p'
+}
+
+# Findings in $1 ("file:line:...") on lines the series adds.
+findings_on_added_lines() {
+	git -C "$TREE" diff -U0 "$BASE_TAG" HEAD | awk -v findings="$1" '
+		/^\+\+\+ b\// { file = substr($0, 7) }
+		/^@@/ {
+			split($3, r, ",")
+			start = substr(r[1], 2); n = (r[2] == "") ? 1 : r[2]
+			for (i = 0; i < n; i++) added[file ":" start + i] = 1
+		}
+		END {
+			while ((getline line < findings) > 0) {
+				split(line, f, ":")
+				if ((f[1] ":" f[2]) in added) print line
+			}
+		}'
 }

@@ -210,8 +210,10 @@ static void test_invalid(void)
 		bytes = read_knob(BYTES_FILE);
 		snprintf(shown, sizeof(shown), "%s", cases[i].input);
 		n = strlen(shown);
-		if (n && shown[n - 1] == '\n')
+		if (n > 1 && shown[n - 1] == '\n')
 			shown[n - 1] = '\0';
+		else if (n == 1 && shown[0] == '\n')
+			strcpy(shown, "\\n");
 		snprintf(name, sizeof(name), "invalid %s '%s'",
 			 strrchr(cases[i].file, '/') + 1, shown);
 		result(err > 0 && order == 3 && bytes == page_size << 3, name,
