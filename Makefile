@@ -11,7 +11,7 @@ BOOT := boot-normal boot-debug
 TESTS := kunit $(CHECKS) upstream $(BOOT)
 
 .PHONY: help deps tree series send upstream kunit check test kernel \
-	boot-test clean $(CHECKS) $(BOOT)
+	boot-test bench clean $(CHECKS) $(BOOT)
 .NOTPARALLEL:
 
 help:
@@ -55,6 +55,10 @@ boot-test: $(BOOT)
 
 $(BOOT): tree
 	@$(S)/boot-test.sh $(@:boot-%=%)
+
+# The main job: the fault-around sweep under QEMU (see README for knobs).
+bench: tree
+	@$(S)/bench.sh
 
 check: tree
 	@$(S)/run-checks.sh $(CHECKS)

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Usage: initramfs.sh normal|debug
 # Build the guest's initramfs for a lab kernel: busybox-static, our init,
-# the static test programs from tests/boot/, and the KUnit test module.
+# the static test and benchmark programs, the sweep, and the KUnit module.
 . "$(dirname "$0")/lib.sh"
 
 variant=${1:?usage: initramfs.sh normal|debug}
@@ -11,9 +11,12 @@ out=$BUILD/boot/$variant
 mkdir -p "$out"
 [ -x "$kout/usr/gen_init_cpio" ] || die "build the $variant kernel first (make kernel)"
 
-gcc -static -O2 -Wall -Wextra -Werror -pthread -o "$out/fa-test" "$TOP/tests/boot/fa-test.c"
+for prog in boot/fa-test bench/fa-bench; do
+	gcc -static -O2 -Wall -Wextra -Werror -pthread -o "$out/${prog#*/}" \
+		"$TOP/tests/$prog.c"
+done
+# The unpatched base kernel of make bench AB=1 has no KUnit module.
 ko=$(find "$kout/mm" -name fault_around_kunit.ko)
-[ -n "$ko" ] || die "no fault_around_kunit.ko in $kout"
 
 cat > "$out/initramfs.list" <<LIST
 dir /dev 0755 0 0
@@ -26,7 +29,9 @@ dir /tmp 1777 0 0
 file /bin/busybox /bin/busybox 0755 0 0
 file /init $TOP/tests/boot/init 0755 0 0
 file /bin/fa-test $out/fa-test 0755 0 0
-file /lib/fault_around_kunit.ko $ko 0644 0 0
+file /bin/fa-bench $out/fa-bench 0755 0 0
+file /bin/sweep.sh $TOP/tests/bench/sweep.sh 0755 0 0
 LIST
+[ -z "$ko" ] || echo "file /lib/fault_around_kunit.ko $ko 0644 0 0" >> "$out/initramfs.list"
 "$kout/usr/gen_init_cpio" "$out/initramfs.list" | gzip -n -1 > "$out/initramfs.cpio.gz"
 echo "$out/initramfs.cpio.gz"

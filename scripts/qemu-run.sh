@@ -4,7 +4,8 @@
 # Boot a lab kernel under QEMU and return its verdict as the exit status.
 # The console goes to build/boot/<name>.console.log, the guest's results
 # (ttyS1) to build/boot/<name>.result.log.  Any kernel splat on the
-# console fails the run, even if every test passed.
+# console fails the run, even if every test passed.  QEMU_OPTS adds QEMU
+# options (make bench uses it for -icount).
 . "$(dirname "$0")/lib.sh"
 
 kernel=${1:?usage: qemu-run.sh <bzImage> <initramfs> <name> [args]}
@@ -20,7 +21,7 @@ boot() {	# boot <accel> <timeout> <console log> <result log> [args...]
 	: > "$console"; : > "$result"
 	timeout --foreground -k 5 "$limit" qemu-system-x86_64 \
 		-accel "$accel" -cpu max -smp 2 -m 1G -nodefaults -display none \
-		-no-reboot -kernel "$kernel" -initrd "$initrd" \
+		-no-reboot -kernel "$kernel" -initrd "$initrd" ${QEMU_OPTS:-} \
 		-serial file:"$console" -serial file:"$result" \
 		-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=1 $*"
 }

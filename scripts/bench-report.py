@@ -1,0 +1,207 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""Turn fault-around sweep runs into the report of make bench.
+
+usage: bench-report.py --out DIR [--meta KEY=VALUE]... LABEL=RUNS.csv...
+
+The first LABEL is the kernel under test ("patched"); a second one
+("base") adds the A/B table.  Prints the tables on stdout and writes
+DIR/results.csv, DIR/results.json and DIR/<workload>.png.
+"""
+import argparse
+import csv
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+from scipy import stats
+
+ALPHA = 0.05
+DEFAULT_ORDER = 4
+
+
+def load(label, path):
+    with open(path) as f:
+        rows = list(csv.DictReader(f))
+    if not rows:
+        sys.exit(f"bench-report: no runs in {path}")
+    for r in rows:
+        for k in ("threads", "order", "rep", "minflt", "majflt", "ns", "pages"):
+            r[k] = int(r[k])
+        r["label"] = label
+    return rows
+
+
+def summary(xs):
+    mean = statistics.fmean(xs)
+    sd = statistics.stdev(xs) if len(xs) > 1 else 0.0
+    return mean, sd
+
+
+def welch(a, b):
+    """p-value of Welch's t-test; exact answer when both samples are constant."""
+    if len(a) < 2 or len(b) < 2:
+        return float("nan")
+    if statistics.pvariance(a) == 0 and statistics.pvariance(b) == 0:
+        return 0.0 if statistics.fmean(a) != statistics.fmean(b) else 1.0
+    return float(stats.ttest_ind(a, b, equal_var=False).pvalue)
+
+
+def pct(new, base):
+    return (new - base) / base * 100 if base else float("nan")
+
+
+def mark(p):
+    return "*" if p < ALPHA else "~"
+
+
+def fmt_int(x):
+    return f"{x:,.0f}"
+
+
+def table(runs, workload, threads, orders, out):
+    sel = [r for r in runs if r["workload"] == workload and r["threads"] == threads]
+    by = {o: [r for r in sel if r["order"] == o] for o in orders}
+    base = by[orders[0]]
+    pages = sel[0]["pages"]
+    w = 16
+    out.append(f"{workload}, {threads} thread{'s' if threads > 1 else ''} "
+               f"({pages:,} {'starts' if workload == 'exec' else 'pages touched'}, "
+               f"{len(base)} runs per order)")
+    out.append("FAULT_AROUND_ORDER".ljust(22) + "".join(
+        (f"{o} (baseline)" if o == orders[0] else str(o)).rjust(w) for o in orders))
+    rows = []
+    for metric, key, scale, unit in (("minor-faults", "minflt", 1, ""),
+                                      ("time", "ns", 1e-6, " ms")):
+        means, line, sdl, chg = {}, [], [], []
+        for o in orders:
+            xs = [r[key] * scale for r in by[o]]
+            m, sd = summary(xs)
+            means[o] = (m, xs)
+            line.append((fmt_int(m) if key == "minflt" else f"{m:.3f}").rjust(w))
+            sdl.append(f"(+- {sd / m * 100 if m else 0:.2f}%)".rjust(w))
+        out.append(f"{metric}{unit}".ljust(22) + "".join(line))
+        out.append("  stddev".ljust(22) + "".join(sdl))
+        for o in orders:
+            if o == orders[0]:
+                chg.append("".rjust(w))
+                continue
+            p = welch(means[o][1], means[orders[0]][1])
+            chg.append(f"{pct(means[o][0], means[orders[0]][0]):+.2f}% {mark(p)}".rjust(w))
+            rows.append((metric, o, pct(means[o][0], means[orders[0]][0]), p))
+        out.append(f"  %chg {metric}".ljust(22) + "".join(chg))
+    out.append("")
+    return rows
+
+
+def recommend(workload, results):
+    """Best order by time over all thread counts, if it beats order 0."""
+    best = None
+    for threads, rows in results:
+        for metric, o, chg, p in rows:
+            if metric == "time" and p < ALPHA and chg < 0:
+                if best is None or chg < best[2]:
+                    best = (threads, o, chg, p)
+    if best is None:
+        return (f"{workload}: no order differs from the baseline (order 0) in time "
+                f"beyond noise")
+    threads, o, chg, p = best
+    return (f"{workload}: best order {o} ({chg:+.2f}% time vs order 0 with "
+            f"{threads} thread{'s' if threads > 1 else ''}, Welch p={p:.3g})")
+
+
+def plot(runs, workload, orders, outdir):
+    dat = os.path.join(outdir, f"{workload}.dat")
+    with open(dat, "w") as f:
+        for threads in sorted({r["threads"] for r in runs if r["workload"] == workload}):
+            for o in orders:
+                sel = [r for r in runs if r["workload"] == workload
+                       and r["threads"] == threads and r["order"] == o]
+                fm, fsd = summary([r["minflt"] for r in sel])
+                tm, tsd = summary([r["ns"] / 1e6 for r in sel])
+                f.write(f"{o} {fm} {fsd} {tm} {tsd}\n")
+            f.write("\n\n")
+    png = os.path.join(outdir, f"{workload}.png")
+    script = f"""
+set terminal png size 900,400
+set output '{png}'
+set multiplot layout 1,2 title 'fault-around: {workload} (mean +- stddev; one block per thread count)'
+set xlabel 'fault-around order'
+set ylabel 'minor faults'
+set logscale y
+plot for [i=0:*] '{dat}' index i using 1:2:3 with yerrorlines title sprintf('set %d', i+1)
+unset logscale y
+set ylabel 'time (ms)'
+plot for [i=0:*] '{dat}' index i using 1:4:5 with yerrorlines title sprintf('set %d', i+1)
+unset multiplot
+"""
+    subprocess.run(["gnuplot"], input=script, text=True, check=True)
+    return png
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--meta", action="append", default=[])
+    ap.add_argument("runs", nargs="+")
+    args = ap.parse_args()
+
+    sets = []
+    for spec in args.runs:
+        label, _, path = spec.partition("=")
+        sets.append((label, load(label, path)))
+    label, runs = sets[0]
+    orders = sorted({r["order"] for r in runs})
+    meta = dict(m.split("=", 1) for m in args.meta)
+
+    out = [
+        "Fault-around sweep: " + ", ".join(f"{k}={v}" for k, v in meta.items()),
+        "%chg = (new - baseline) / baseline, baseline = order 0: negative means "
+        "fewer faults or less time.",
+        f"'*' marks a change significant at 95% (Welch's t-test, p < {ALPHA}), "
+        "'~' a change within noise.",
+        "",
+    ]
+    recs = []
+    for workload in dict.fromkeys(r["workload"] for r in runs):
+        results = []
+        for threads in sorted({r["threads"] for r in runs if r["workload"] == workload}):
+            results.append((threads, table(runs, workload, threads, orders, out)))
+        recs.append(recommend(workload, results))
+    out.append("Recommendations:")
+    out += ["  " + r for r in recs]
+
+    if len(sets) > 1:
+        blabel, bruns = sets[1]
+        out += ["", f"A/B at the default order {DEFAULT_ORDER}: ratio {label}/{blabel} "
+                "of the mean time (Welch's t-test)"]
+        for workload in dict.fromkeys(r["workload"] for r in runs):
+            for threads in sorted({r["threads"] for r in runs if r["workload"] == workload}):
+                def pick(rs):
+                    return [r["ns"] for r in rs if r["workload"] == workload
+                            and r["threads"] == threads and r["order"] == DEFAULT_ORDER]
+                a, b = pick(runs), pick(bruns)
+                if not a or not b:
+                    continue
+                p = welch(a, b)
+                verdict = "significant" if p < ALPHA else "within noise"
+                out.append(f"  {workload:7} {threads} thread(s): "
+                           f"{statistics.fmean(a) / statistics.fmean(b):.3f} ({verdict}, p={p:.3g})")
+
+    os.makedirs(args.out, exist_ok=True)
+    allruns = [r for _, rs in sets for r in rs]
+    with open(os.path.join(args.out, "results.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(allruns[0].keys()))
+        w.writeheader()
+        w.writerows(allruns)
+    pngs = [plot(runs, wl, orders, args.out) for wl in dict.fromkeys(r["workload"] for r in runs)]
+    with open(os.path.join(args.out, "results.json"), "w") as f:
+        json.dump({"environment": meta, "runs": allruns, "report": out,
+                   "plots": pngs}, f, indent=1)
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()
