@@ -114,8 +114,9 @@ def recommend(workload, results):
 
 def plot(runs, workload, orders, outdir):
     dat = os.path.join(outdir, f"{workload}.dat")
+    thread_counts = sorted({r["threads"] for r in runs if r["workload"] == workload})
     with open(dat, "w") as f:
-        for threads in sorted({r["threads"] for r in runs if r["workload"] == workload}):
+        for threads in thread_counts:
             for o in orders:
                 sel = [r for r in runs if r["workload"] == workload
                        and r["threads"] == threads and r["order"] == o]
@@ -124,20 +125,29 @@ def plot(runs, workload, orders, outdir):
                 f.write(f"{o} {fm} {fsd} {tm} {tsd}\n")
             f.write("\n\n")
     png = os.path.join(outdir, f"{workload}.png")
+
+    def curves(y, err):
+        return ", ".join(
+            f"'{dat}' index {i} using 1:{y}:{err} with yerrorlines "
+            f"title '{t} thread{'s' if t > 1 else ''}'"
+            for i, t in enumerate(thread_counts))
+
     script = f"""
 set terminal png size 900,400
 set output '{png}'
-set multiplot layout 1,2 title 'fault-around: {workload} (mean +- stddev; one block per thread count)'
+set multiplot layout 1,2 title 'fault-around: {workload} (mean +- stddev over repetitions)'
+set offsets 0.3, 0.3, 0, 0
 set xlabel 'fault-around order'
 set ylabel 'minor faults'
 set logscale y
-plot for [i=0:*] '{dat}' index i using 1:2:3 with yerrorlines title sprintf('set %d', i+1)
+plot {curves(2, 3)}
 unset logscale y
 set ylabel 'time (ms)'
-plot for [i=0:*] '{dat}' index i using 1:4:5 with yerrorlines title sprintf('set %d', i+1)
+plot {curves(4, 5)}
 unset multiplot
 """
-    subprocess.run(["gnuplot"], input=script, text=True, check=True)
+    subprocess.run(["gnuplot"], input=script, text=True, check=True,
+                   stderr=subprocess.DEVNULL)
     return png
 
 
