@@ -98,15 +98,20 @@ def table(runs, workload, threads, orders, out):
 
 def recommend(workload, results):
     """Best order by time over all thread counts, if it beats order 0."""
-    best = None
+    best, slower = None, set()
     for threads, rows in results:
         for metric, o, chg, p in rows:
-            if metric == "time" and p < ALPHA and chg < 0:
-                if best is None or chg < best[2]:
-                    best = (threads, o, chg, p)
+            if metric != "time" or not p < ALPHA:
+                continue
+            if chg > 0:
+                slower.add(o)
+            elif best is None or chg < best[2]:
+                best = (threads, o, chg, p)
     if best is None:
-        return (f"{workload}: no order differs from the baseline (order 0) in time "
-                f"beyond noise")
+        worse = (f"; significantly slower: order {', '.join(map(str, sorted(slower)))}"
+                 if slower else "")
+        return (f"{workload}: keep order 0: no order is faster than the baseline "
+                f"beyond noise{worse}")
     threads, o, chg, p = best
     return (f"{workload}: best order {o} ({chg:+.2f}% time vs order 0 with "
             f"{threads} thread{'s' if threads > 1 else ''}, Welch p={p:.3g})")
