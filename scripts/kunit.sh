@@ -8,6 +8,7 @@ require_tree
 SUITE=fault_around
 KUNIT_MIN_CASES=${KUNIT_MIN_CASES:-20}
 json=$BUILD/kunit.json
+mkdir -p "$BUILD/out"
 rm -f "$json"
 (cd "$TREE" && ./tools/testing/kunit/kunit.py run \
 	--kunitconfig="$TOP/Kconfig.snippets/fault_around.kunitconfig" \
