@@ -13,7 +13,11 @@ trap 'rm -rf "$tmp"' EXIT
 
 # Threading headers carry a time-based Message-Id, so they are added by
 # git send-email at send time; without them the output is reproducible.
-git -C "$TREE" format-patch -q -v"$version" --cover-letter \
+# The cover letter is from the series' author, not whoever runs this.
+first=$(git -C "$TREE" rev-list --reverse "$BASE_TAG..HEAD" | head -n1)
+git -C "$TREE" -c user.name="$(git -C "$TREE" log -1 --format=%an "$first")" \
+	-c user.email="$(git -C "$TREE" log -1 --format=%ae "$first")" \
+	format-patch -q -v"$version" --cover-letter \
 	--base="$BASE_TAG" --no-thread --zero-commit -o "$tmp" \
 	"$BASE_TAG..HEAD"
 
