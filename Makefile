@@ -6,12 +6,12 @@ export O
 S := scripts
 
 # The checks that `make check` runs; `make test` adds KUnit and the boot lab.
-CHECKS := checkpatch sparse coccicheck bisect cross
+CHECKS := checkpatch sparse coccicheck bisect cross module-check
 BOOT := boot-normal boot-debug
 TESTS := kunit $(CHECKS) upstream $(BOOT)
 
 .PHONY: help deps tree series send upstream kunit check test kernel \
-	boot-test bench clean $(CHECKS) $(BOOT)
+	module boot-test bench clean $(CHECKS) $(BOOT)
 .NOTPARALLEL:
 
 help:
@@ -50,6 +50,14 @@ cross: tree
 kernel: tree
 	@$(S)/kernel.sh normal
 	@$(S)/kernel.sh debug
+
+# mod_faultaround against both lab kernels (build/mod/<variant>/)
+module: tree
+	@$(S)/module.sh normal
+	@$(S)/module.sh debug
+
+module-check: tree
+	@$(S)/module-check.sh
 
 boot-test: $(BOOT)
 

@@ -1,11 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Usage: boot-test.sh normal|debug
-# Build the lab kernel and its initramfs, boot it, run the runtime suite.
+# Build the lab kernel, mod_faultaround and the initramfs, boot it, and run
+# the runtime suite.
 . "$(dirname "$0")/lib.sh"
 
 variant=${1:?usage: boot-test.sh normal|debug}
 kernel=$("$TOP/scripts/kernel.sh" "$variant" | tail -n1)
+"$TOP/scripts/module.sh" "$variant" >/dev/null
 initrd=$("$TOP/scripts/initramfs.sh" "$variant" | tail -n1)
 # ilog2(PTRS_PER_PTE) on x86_64 with 4KiB pages.
 "$TOP/scripts/qemu-run.sh" "$kernel" "$initrd" "boot-$variant" fa.max_order=9

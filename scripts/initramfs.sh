@@ -11,7 +11,7 @@ out=$BUILD/boot/$variant
 mkdir -p "$out"
 [ -x "$kout/usr/gen_init_cpio" ] || die "build the $variant kernel first (make kernel)"
 
-for prog in boot/fa-test bench/fa-bench; do
+for prog in boot/fa-test boot/fa-modtest bench/fa-bench; do
 	gcc -static -O2 -Wall -Wextra -Werror -pthread -o "$out/${prog#*/}" \
 		"$TOP/tests/$prog.c"
 done
@@ -29,9 +29,13 @@ dir /tmp 1777 0 0
 file /bin/busybox /bin/busybox 0755 0 0
 file /init $TOP/tests/boot/init 0755 0 0
 file /bin/fa-test $out/fa-test 0755 0 0
+file /bin/fa-modtest $out/fa-modtest 0755 0 0
 file /bin/fa-bench $out/fa-bench 0755 0 0
 file /bin/sweep.sh $TOP/tests/bench/sweep.sh 0755 0 0
 LIST
 [ -z "$ko" ] || echo "file /lib/fault_around_kunit.ko $ko 0644 0 0" >> "$out/initramfs.list"
+# mod_faultaround, when scripts/module.sh has built it for this kernel.
+mod=$BUILD/mod/$variant/src/mod_faultaround.ko
+[ ! -f "$mod" ] || echo "file /lib/mod_faultaround.ko $mod 0644 0 0" >> "$out/initramfs.list"
 "$kout/usr/gen_init_cpio" "$out/initramfs.list" | gzip -n -1 > "$out/initramfs.cpio.gz"
 echo "$out/initramfs.cpio.gz"

@@ -1,0 +1,536 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fa-modtest: run-time tests of mod_faultaround, run as root in the guest
+ * with the module loaded.  One "PASS <name>" or "FAIL <name>: <why>" line
+ * per test; the exit status is the number of failures.
+ *
+ *   fa-modtest [-m max_order] [-k module.ko] [test...]
+ *
+ * Tests: ab errors exit stress (default: all).  "stress" unloads the
+ * module while faults are in flight, then loads it again from -k.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define DIR_		"/sys/kernel/debug/faultaround/"
+#define KNOB		"/sys/kernel/debug/fault_around_order"
+#define PMD_SPAN	(2UL << 20)
+#define NPAGES		4096UL
+
+static long page_size;
+static unsigned int max_order = 9;
+static const char *module = "/lib/mod_faultaround.ko";
+static int failures;
+
+static void result(bool ok, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ok) {
+		printf("PASS %s\n", name);
+	} else {
+		printf("FAIL %s: ", name);
+		va_start(ap, fmt);
+		vprintf(fmt, ap);
+		va_end(ap);
+		printf("\n");
+		failures++;
+	}
+	fflush(stdout);
+}
+
+/* Write @len bytes of @s to @path in one write(); 0 or the errno. */
+static int put(const char *path, const char *s, size_t len)
+{
+	int fd = open(path, O_WRONLY), err = 0;
+
+	if (fd < 0)
+		return errno;
+	if (write(fd, s, len) < 0)
+		err = errno;
+	close(fd);
+	return err;
+}
+
+static int cmd(const char *fmt, ...)
+{
+	char buf[128];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return put(DIR_ "vma", buf, strlen(buf));
+}
+
+/* The whole of a small file, NUL-terminated, in a static buffer. */
+static const char *slurp(const char *path)
+{
+	static char buf[1 << 16];
+	int fd = open(path, O_RDONLY);
+	ssize_t n = 0, r;
+
+	buf[0] = '\0';
+	if (fd < 0)
+		return buf;
+	while ((r = read(fd, buf + n, sizeof(buf) - 1 - n)) > 0)
+		n += r;
+	buf[n] = '\0';
+	close(fd);
+	return buf;
+}
+
+static long stat_of(const char *key)
+{
+	const char *s = slurp(DIR_ "stats"), *p = s;
+	size_t k = strlen(key);
+
+	while (p && *p) {
+		if (!strncmp(p, key, k) && p[k] == ' ')
+			return atol(p + k + 1);
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return -1;
+}
+
+static int set_order(unsigned int o)
+{
+	char s[16];
+
+	snprintf(s, sizeof(s), "%u\n", o);
+	return put(KNOB, s, strlen(s));
+}
+
+static int make_file(const char *path, size_t pages)
+{
+	char *buf = malloc(page_size);
+	size_t i;
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+
+	if (fd < 0)
+		return -1;
+	memset(buf, 7, page_size);
+	for (i = 0; i < pages; i++)
+		if (write(fd, buf, page_size) != page_size)
+			return -1;
+	free(buf);
+	return fd;
+}
+
+/* Map @len bytes of @fd read-only at an address aligned to PMD_SPAN. */
+static char *map_aligned(int fd, size_t len)
+{
+	char *p = mmap(NULL, len + PMD_SPAN, PROT_NONE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *a;
+
+	if (p == MAP_FAILED)
+		return NULL;
+	a = (char *)(((unsigned long)p + PMD_SPAN - 1) & ~(PMD_SPAN - 1));
+	if (mmap(a, len, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED)
+		return NULL;
+	return a;
+}
+
+static long read_pages(const char *p, size_t pages)
+{
+	struct rusage a, b;
+	volatile char sink;
+	size_t i;
+
+	getrusage(RUSAGE_THREAD, &a);
+	for (i = 0; i < pages; i++)
+		sink = p[i * page_size];
+	(void)sink;
+	getrusage(RUSAGE_THREAD, &b);
+	return b.ru_minflt - a.ru_minflt;
+}
+
+/* The hits column of the override that starts at @p. */
+static long hits_of(const char *p)
+{
+	char key[64];
+	const char *s = slurp(DIR_ "vma"), *line;
+	long pid, order, hits;
+
+	snprintf(key, sizeof(key), " %lx-", (unsigned long)p);
+	line = strstr(s, key);
+	while (line && line > s && line[-1] != '\n')
+		line--;
+	if (!line || sscanf(line, "%ld %*s %ld %ld", &pid, &order, &hits) != 3)
+		return -1;
+	return hits;
+}
+
+/* Two mappings of one file, order 0 and 4, with the global order at 2. */
+static void test_ab(void)
+{
+	int fd = make_file("/tmp/fa-ab", NPAGES);
+	char *a = map_aligned(fd, NPAGES * page_size);
+	char *b = map_aligned(fd, NPAGES * page_size);
+	long fa, fb, ha, hb, o0, o4, hits;
+
+	cmd("clear\n");
+	set_order(2);
+	if (!a || !b || cmd("%d %p 0\n", getpid(), a) ||
+	    cmd("%d %p 4\n", getpid(), b + 5 * page_size) ||
+	    put(DIR_ "stats", "0\n", 2)) {
+		result(false, "ab", "setup failed: %s", strerror(errno));
+		return;
+	}
+	fa = read_pages(a, NPAGES);
+	fb = read_pages(b, NPAGES);
+	ha = hits_of(a);
+	hb = hits_of(b);
+	o0 = stat_of("order0");
+	o4 = stat_of("order4");
+	hits = stat_of("hits");
+	result(fa == (long)NPAGES, "ab mapping A order 0",
+	       "%ld faults, expected %lu", fa, NPAGES);
+	result(fb == (long)(NPAGES >> 4), "ab mapping B order 4",
+	       "%ld faults, expected %lu", fb, NPAGES >> 4);
+	result(ha == fa && hb == fb, "ab hits",
+	       "vma hits A %ld B %ld, faults A %ld B %ld", ha, hb, fa, fb);
+	result(o0 == fa && o4 == fb && hits == fa + fb, "ab stats",
+	       "order0 %ld order4 %ld hits %ld, faults A %ld B %ld", o0, o4,
+	       hits, fa, fb);
+	cmd("clear\n");
+	set_order(4);
+	munmap(a, NPAGES * page_size);
+	munmap(b, NPAGES * page_size);
+	close(fd);
+}
+
+static void expect_err(const char *name, int err, int want, const char *before)
+{
+	const char *after = slurp(DIR_ "vma");
+
+	result(err == want && !strcmp(before, after), name,
+	       "got %s, expected %s%s", err ? strerror(err) : "success",
+	       strerror(want), strcmp(before, after) ? "; vma changed" : "");
+}
+
+/* Drop CAP_SYS_PTRACE from this (forked) process. */
+static void drop_ptrace_cap(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+
+	syscall(SYS_capget, &h, d);
+	d[0].effective &= ~(1U << CAP_SYS_PTRACE);
+	d[0].permitted &= ~(1U << CAP_SYS_PTRACE);
+	syscall(SYS_capset, &h, d);
+}
+
+/* Run @fn in a child and return what it returns (an errno). */
+static int in_child(int (*fn)(void *), void *arg)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (!pid)
+		_exit(fn(arg));
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 255;
+}
+
+static int as_nobody(void *arg)
+{
+	if (setgid(65534) || setuid(65534))
+		return 254;
+	return cmd("%d %p 1\n", getppid(), arg);
+}
+
+static int without_ptrace(void *arg)
+{
+	drop_ptrace_cap();
+	return cmd("%d %p 1\n", *(pid_t *)arg, (void *)0x400000);
+}
+
+static void test_errors(void)
+{
+	static char big[65536], before[65536];
+	char name[64];
+	pid_t gone, victim;
+	char *three, *many[1025];
+	int i, err = 0;
+
+	cmd("clear\n");
+	three = mmap(NULL, 3 * page_size, PROT_READ,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	munmap(three + page_size, page_size);
+	/* One good override, so that "unchanged" means something. */
+	cmd("%d %p 3\n", getpid(), three);
+	snprintf(before, sizeof(before), "%s", slurp(DIR_ "vma"));
+	if (!strchr(before, '\n')) {
+		result(false, "errors", "no override to start from");
+		return;
+	}
+
+	expect_err("errors malformed 'abc'", cmd("abc\n"), EINVAL, before);
+	expect_err("errors malformed '1 2'", cmd("1 2\n"), EINVAL, before);
+	expect_err("errors empty write", put(DIR_ "vma", "", 0), EINVAL, before);
+	expect_err("errors no such task", cmd("999999 %p 1\n", three), ESRCH,
+		   before);
+	gone = fork();
+	if (!gone)
+		_exit(0);
+	waitpid(gone, NULL, 0);
+	expect_err("errors exited pid", cmd("%d %p 1\n", gone, three), ESRCH,
+		   before);
+	expect_err("errors huge pid", cmd("2147483647 %p 1\n", three), ESRCH,
+		   before);
+	expect_err("errors pid beyond int", cmd("99999999999 %p 1\n", three),
+		   EINVAL, before);
+	expect_err("errors gap between VMAs",
+		   cmd("%d %p 1\n", getpid(), three + page_size), ENOENT, before);
+	expect_err("errors kernel address",
+		   cmd("%d 0xffffffff81000000 1\n", getpid()), ENOENT, before);
+	expect_err("errors order too large",
+		   cmd("%d %p %u\n", getpid(), three, max_order + 1), EINVAL,
+		   before);
+	memset(big, '1', sizeof(big));
+	expect_err("errors 64KiB input", put(DIR_ "vma", big, sizeof(big)),
+		   EINVAL, before);
+	snprintf(big, sizeof(big), "%d %p", getpid(), three + 2 * page_size);
+	err = put(DIR_ "vma", big, strlen(big));
+	expect_err("errors write in two pieces", err ? err : put(DIR_ "vma", " 1\n", 3),
+		   EINVAL, before);
+	expect_err("errors default without override",
+		   cmd("%d %p default\n", getpid(), three + 2 * page_size),
+		   ENOENT, before);
+	expect_err("errors without root", in_child(as_nobody, three), EACCES,
+		   before);
+	victim = fork();
+	if (!victim) {
+		if (setgid(65534) || setuid(65534))
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	usleep(100000);
+	expect_err("errors may not ptrace", in_child(without_ptrace, &victim),
+		   EPERM, before);
+	kill(victim, SIGKILL);
+	waitpid(victim, NULL, 0);
+
+	/* The limit: 1024 overrides, then -ENOSPC. */
+	cmd("clear\n");
+	err = 0;
+	/* 1025 VMAs: every other page of one region made readable. */
+	many[0] = mmap(NULL, 2 * 1025 * page_size, PROT_NONE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	for (i = 0; i < 1025; i++) {
+		many[i] = many[0] + 2 * i * page_size;
+		mprotect(many[i], page_size, PROT_READ);
+	}
+	for (i = 0; i < 1024 && !err; i++)
+		err = cmd("%d %p 1\n", getpid(), many[i]);
+	snprintf(name, sizeof(name), "errors limit (%d accepted)", i);
+	if (err) {
+		result(false, name, "override %d failed: %s", i, strerror(err));
+	} else {
+		snprintf(before, sizeof(before), "%s", slurp(DIR_ "vma"));
+		expect_err(name, cmd("%d %p 1\n", getpid(), many[1024]), ENOSPC,
+			   before);
+	}
+	cmd("clear\n");
+	result(slurp(DIR_ "vma")[0] == '\0', "errors clear", "vma not empty");
+}
+
+/* The owner of an override exits: it is gone, and its pid inherits nothing. */
+static void test_exit(void)
+{
+	int fd = make_file("/tmp/fa-exit", NPAGES), pipefd[2], go[2], status, i;
+	char *p = NULL, c, max_was[32];
+	long faults = -1;
+	pid_t pid;
+	FILE *f;
+
+	cmd("clear\n");
+	set_order(4);
+	/* pipefd: child to parent; go: parent to child. */
+	if (pipe(pipefd) || pipe(go))
+		return;
+	/* Get past the reserved pids, so that pid_max can make one recur. */
+	do {
+		pid = fork();
+		if (!pid)
+			_exit(0);
+		waitpid(pid, NULL, 0);
+	} while (pid > 0 && pid < 310);
+	pid = fork();
+	if (!pid) {
+		p = map_aligned(fd, NPAGES * page_size);
+		if (write(pipefd[1], &p, sizeof(p)) != sizeof(p) ||
+		    read(go[0], &c, 1) != 1)
+			_exit(1);
+		_exit(0);
+	}
+	if (read(pipefd[0], &p, sizeof(p)) != sizeof(p) ||
+	    cmd("%d %p 0\n", pid, p)) {
+		result(false, "exit", "setup failed");
+		return;
+	}
+	result(strstr(slurp(DIR_ "vma"), " 0 ") != NULL, "exit override listed",
+	       "vma: %s", slurp(DIR_ "vma"));
+	if (write(go[1], "x", 1) != 1)
+		return;
+	waitpid(pid, NULL, 0);
+	result(slurp(DIR_ "vma")[0] == '\0', "exit override gone",
+	       "vma still lists: %s", slurp(DIR_ "vma"));
+
+	/*
+	 * A new process with the same pid, the same mapping at the same place:
+	 * with pid_max just above it, pids wrap around to it quickly.
+	 */
+	snprintf(max_was, sizeof(max_was), "%s", slurp("/proc/sys/kernel/pid_max"));
+	f = fopen("/proc/sys/kernel/pid_max", "w");
+	if (!f) {
+		result(false, "exit pid reuse", "cannot set pid_max");
+		return;
+	}
+	fprintf(f, "%d", pid + 1);
+	fclose(f);
+	for (i = 0; i < 2000; i++) {
+		pid_t q = fork();
+
+		if (!q)
+			_exit(0);
+		waitpid(q, NULL, 0);
+		/* The next fork gets pid once its predecessor is taken. */
+		if (q == pid - 1)
+			break;
+	}
+	if (pipe(pipefd))
+		return;
+	if (!fork()) {
+		long n = -1;
+
+		if (getpid() == pid && mmap(p, NPAGES * page_size, PROT_READ,
+					   MAP_SHARED | MAP_FIXED, fd, 0) == p)
+			n = read_pages(p, NPAGES);
+		if (write(pipefd[1], &n, sizeof(n)) != sizeof(n))
+			_exit(1);
+		_exit(getpid() == pid ? 0 : 2);
+	}
+	if (read(pipefd[0], &faults, sizeof(faults)) != sizeof(faults))
+		faults = -1;
+	wait(&status);
+	f = fopen("/proc/sys/kernel/pid_max", "w");
+	if (f) {
+		fputs(max_was, f);
+		fclose(f);
+	}
+	result(WIFEXITED(status) && !WEXITSTATUS(status) &&
+	       faults == (long)(NPAGES >> 4), "exit pid reuse",
+	       "new process with pid %d: %ld faults, expected %lu (order 4)",
+	       pid, faults, NPAGES >> 4);
+	close(fd);
+}
+
+struct stress {
+	char *p;
+	volatile bool stop;
+	long rounds;
+};
+
+static void *stress_fault(void *arg)
+{
+	struct stress *st = arg;
+
+	while (!st->stop) {
+		madvise(st->p, NPAGES * page_size, MADV_DONTNEED);
+		read_pages(st->p, NPAGES);
+		__atomic_add_fetch(&st->rounds, 1, __ATOMIC_RELAXED);
+	}
+	return NULL;
+}
+
+/* Overrides change, then the module goes away, under two faulting threads. */
+static void test_stress(void)
+{
+	int fd = make_file("/tmp/fa-stress", NPAGES), i, err = 0, mfd;
+	struct stress st = { .p = map_aligned(fd, NPAGES * page_size) };
+	pthread_t t[2];
+
+	pthread_create(&t[0], NULL, stress_fault, &st);
+	pthread_create(&t[1], NULL, stress_fault, &st);
+	for (i = 0; i < 200 && !err; i++) {
+		err = cmd("%d %p %d\n", getpid(), st.p, i % (max_order + 1));
+		if (!err && i % 3 == 0)
+			err = cmd("%d %p default\n", getpid(), st.p);
+		if (!err && i % 7 == 0)
+			err = cmd("clear\n");
+	}
+	if (!err)
+		err = cmd("%d %p 2\n", getpid(), st.p);
+	if (!err && syscall(SYS_delete_module, "mod_faultaround", O_NONBLOCK))
+		err = errno;
+	usleep(200000);
+	st.stop = true;
+	pthread_join(t[0], NULL);
+	pthread_join(t[1], NULL);
+	result(!err && st.rounds > 0, "stress unload under faults",
+	       "%s after %d commands, %ld rounds", err ? strerror(err) : "ok",
+	       i, st.rounds);
+	mfd = open(module, O_RDONLY);
+	err = mfd < 0 || syscall(SYS_finit_module, mfd, "", 0) ? errno : 0;
+	result(!err, "stress reload", "%s: %s", module, strerror(err));
+	close(mfd);
+	close(fd);
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} tests[] = {
+	{ "ab", test_ab },
+	{ "errors", test_errors },
+	{ "exit", test_exit },
+	{ "stress", test_stress },
+};
+
+int main(int argc, char **argv)
+{
+	unsigned int i;
+	int opt, a, ran = 0;
+
+	page_size = sysconf(_SC_PAGESIZE);
+	while ((opt = getopt(argc, argv, "m:k:")) != -1) {
+		if (opt == 'm')
+			max_order = atoi(optarg);
+		else if (opt == 'k')
+			module = optarg;
+		else
+			return 2;
+	}
+	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+		bool want = optind == argc;
+
+		for (a = optind; a < argc; a++)
+			want |= !strcmp(argv[a], tests[i].name);
+		if (want) {
+			tests[i].fn();
+			ran++;
+		}
+	}
+	if (!ran)
+		printf("FAIL setup: no such test\n");
+	return ran ? failures : 1;
+}
