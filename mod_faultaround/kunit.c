@@ -224,13 +224,14 @@ static void table_many_sorted(struct kunit *test)
 	}
 	KUNIT_ASSERT_EQ(test, t->nr, 300);
 	for (i = 0; i < 300; i++) {
-		struct fa_override *ov = fa_table_lookup(t, MM(1 + i % 5),
-							 0x10000 * (i + 1) + 0x7fff);
+		unsigned long base = 0x10000UL * (i + 1);
+		struct fa_override *ov;
 
+		ov = fa_table_lookup(t, MM(1 + i % 5), base + 0x7fff);
 		KUNIT_ASSERT_NOT_NULL(test, ov);
 		KUNIT_EXPECT_EQ(test, ov->order, i % 10);
-		KUNIT_EXPECT_NULL(test, fa_table_lookup(t, MM(1 + i % 5),
-						       0x10000 * (i + 1) + 0x8000));
+		ov = fa_table_lookup(t, MM(1 + i % 5), base + 0x8000);
+		KUNIT_EXPECT_NULL(test, ov);
 	}
 	kfree(t);
 }

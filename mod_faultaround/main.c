@@ -33,7 +33,7 @@
 #include "faultaround.h"
 
 #ifndef CONFIG_FAULT_AROUND_ORDER
-#error "mod_faultaround needs a kernel with the faultaround patch series (CONFIG_FAULT_AROUND_ORDER, fault_around_register_policy())"
+#error "mod_faultaround needs the faultaround patch series (CONFIG_FAULT_AROUND_ORDER)"
 #endif
 
 /* Orders are below BITS_PER_LONG; fault_around_set_order() rejects more. */
@@ -67,8 +67,7 @@ static unsigned int fa_policy_order(struct vm_area_struct *vma,
 	} else {
 		atomic_long_inc(&fa_misses);
 	}
-	atomic_long_inc(&fa_decided[min_t(unsigned int, order,
-					   FA_NR_ORDERS - 1)]);
+	atomic_long_inc(&fa_decided[min(order, FA_NR_ORDERS - 1U)]);
 	return order;
 }
 

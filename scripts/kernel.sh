@@ -20,6 +20,15 @@ esac
 out=$BUILD/out/qemu-$variant
 mkdir -p "$out"
 
+# Nothing to do when the fragments and the source are what they were.
+stamp=$( (cat "${frags[@]}"; git -C "$src" rev-parse HEAD;
+	git -C "$src" status --porcelain -uno) | sha256sum | cut -d' ' -f1)
+if [ -f "$out/arch/x86/boot/bzImage" ] && [ "$(cat "$out/.faultaround-stamp" 2>/dev/null)" = "$stamp" ]; then
+	echo "$out/arch/x86/boot/bzImage"
+	exit 0
+fi
+rm -f "$out/.faultaround-stamp"
+
 (cd "$src" && ARCH=x86_64 scripts/kconfig/merge_config.sh -n -O "$out" \
 	"${frags[@]}") > "$out/merge.log" 2>&1 || { cat "$out/merge.log"; die "merge_config failed"; }
 # merge_config only warns when a requested option did not stick; the base
@@ -30,4 +39,5 @@ missing=$(grep "Value requested for" "$out/merge.log" || true)
 $missing"
 log "building $variant kernel in $out"
 make -s -C "$src" O="$out" ARCH=x86_64 -j"$JOBS" bzImage modules
+echo "$stamp" > "$out/.faultaround-stamp"
 echo "$out/arch/x86/boot/bzImage"
