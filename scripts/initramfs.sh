@@ -32,6 +32,7 @@ file /bin/fa-test $out/fa-test 0755 0 0
 file /bin/fa-modtest $out/fa-modtest 0755 0 0
 file /bin/fa-bench $out/fa-bench 0755 0 0
 file /bin/sweep.sh $TOP/tests/bench/sweep.sh 0755 0 0
+file /bin/demo.sh $TOP/tests/boot/demo.sh 0755 0 0
 LIST
 [ -z "$ko" ] || echo "file /lib/fault_around_kunit.ko $ko 0644 0 0" >> "$out/initramfs.list"
 # mod_faultaround, when scripts/module.sh has built it for this kernel.
