@@ -25,32 +25,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "lab.h"
+
 #define DIR_		"/sys/kernel/debug/faultaround/"
-#define KNOB		"/sys/kernel/debug/fault_around_order"
-#define PMD_SPAN	(2UL << 20)
 #define NPAGES		4096UL
 
-static long page_size;
 static unsigned int max_order = 9;
 static const char *module = "/lib/mod_faultaround.ko";
-static int failures;
-
-static void result(bool ok, const char *name, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (ok) {
-		printf("PASS %s\n", name);
-	} else {
-		printf("FAIL %s: ", name);
-		va_start(ap, fmt);
-		vprintf(fmt, ap);
-		va_end(ap);
-		printf("\n");
-		failures++;
-	}
-	fflush(stdout);
-}
 
 /* Write @len bytes of @s to @path in one write(); 0 or the errno. */
 static int put(const char *path, const char *s, size_t len)
@@ -113,7 +94,7 @@ static int set_order(unsigned int o)
 	char s[16];
 
 	snprintf(s, sizeof(s), "%u\n", o);
-	return put(KNOB, s, strlen(s));
+	return put(ORDER_FILE, s, strlen(s));
 }
 
 static int make_file(const char *path, size_t pages)
@@ -130,21 +111,6 @@ static int make_file(const char *path, size_t pages)
 			return -1;
 	free(buf);
 	return fd;
-}
-
-/* Map @len bytes of @fd read-only at an address aligned to PMD_SPAN. */
-static char *map_aligned(int fd, size_t len)
-{
-	char *p = mmap(NULL, len + PMD_SPAN, PROT_NONE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	char *a;
-
-	if (p == MAP_FAILED)
-		return NULL;
-	a = (char *)(((unsigned long)p + PMD_SPAN - 1) & ~(PMD_SPAN - 1));
-	if (mmap(a, len, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED)
-		return NULL;
-	return a;
 }
 
 static long read_pages(const char *p, size_t pages)

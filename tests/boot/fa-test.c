@@ -24,31 +24,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#define ORDER_FILE	"/sys/kernel/debug/fault_around_order"
-#define BYTES_FILE	"/sys/kernel/debug/fault_around_bytes"
-#define PMD_SPAN	(2UL << 20)
+#include "lab.h"
 
-static long page_size;
+#define BYTES_FILE	"/sys/kernel/debug/fault_around_bytes"
+
 static unsigned int max_order = 9;	/* ilog2(PTRS_PER_PTE), x86_64 4K */
 static const char *dir = "/tmp";
-static int failures;
-
-static void result(bool ok, const char *name, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (ok) {
-		printf("PASS %s\n", name);
-	} else {
-		printf("FAIL %s: ", name);
-		va_start(ap, fmt);
-		vprintf(fmt, ap);
-		va_end(ap);
-		printf("\n");
-		failures++;
-	}
-	fflush(stdout);
-}
 
 /* Write @s (exactly its bytes) to @path; return 0 or the errno. */
 static int write_knob(const char *path, const char *s)
@@ -220,22 +201,6 @@ static void test_invalid(void)
 		       "write gave %s, then order %lld bytes %lld",
 		       err > 0 ? strerror(err) : "success", order, bytes);
 	}
-}
-
-/* Map @path (@len bytes) read-only at an address aligned to PMD_SPAN. */
-static char *map_aligned(int fd, size_t len)
-{
-	char *p = mmap(NULL, len + PMD_SPAN, PROT_NONE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	char *aligned;
-
-	if (p == MAP_FAILED)
-		return NULL;
-	aligned = (char *)(((unsigned long)p + PMD_SPAN - 1) & ~(PMD_SPAN - 1));
-	if (mmap(aligned, len, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0) ==
-	    MAP_FAILED)
-		return NULL;
-	return aligned;
 }
 
 /* A file of @pages pages, all in the page cache. */

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the boot lab's guest test programs: the PASS/FAIL
+ * lines and an aligned file mapping.  Each program is one static binary,
+ * so these are static functions in a header.
+ */
+#ifndef FA_LAB_H
+#define FA_LAB_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/mman.h>
+
+#define ORDER_FILE	"/sys/kernel/debug/fault_around_order"
+#define PMD_SPAN	(2UL << 20)
+
+static long page_size;
+static int failures;
+
+/* One line per test: "PASS <name>" or "FAIL <name>: <why>". */
+static void result(bool ok, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ok) {
+		printf("PASS %s\n", name);
+	} else {
+		printf("FAIL %s: ", name);
+		va_start(ap, fmt);
+		vprintf(fmt, ap);
+		va_end(ap);
+		printf("\n");
+		failures++;
+	}
+	fflush(stdout);
+}
+
+/*
+ * Map @len bytes of @fd read-only at an address aligned to a page table,
+ * so that every fault-around window is whole and fault counts are exact.
+ */
+static char *map_aligned(int fd, size_t len)
+{
+	char *p = mmap(NULL, len + PMD_SPAN, PROT_NONE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *a;
+
+	if (p == MAP_FAILED)
+		return NULL;
+	a = (char *)(((unsigned long)p + PMD_SPAN - 1) & ~(PMD_SPAN - 1));
+	if (mmap(a, len, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED)
+		return NULL;
+	return a;
+}
+
+#endif /* FA_LAB_H */
