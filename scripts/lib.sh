@@ -17,6 +17,8 @@ JOBS=${JOBS:-$(nproc)}
 export PATH=/usr/lib/ccache:$PATH
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/faultaround-ccache}
 export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
+# Relative paths in the hash: a clone elsewhere still hits the cache.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$TOP}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 export KBUILD_BUILD_TIMESTAMP='1970-01-01'
 export KBUILD_BUILD_USER=faultaround KBUILD_BUILD_HOST=lab
