@@ -9,7 +9,7 @@ mkdir -p "$BUILD"
 BUILD=$(cd "$BUILD" && pwd)
 TREE=$BUILD/linux
 BASE_TAG=faultaround-base
-PINNED_VERSION=$(grep -v '^#' "$TOP/patches/BASE_VERSION" | head -n1)
+PINNED_VERSION=$(grep -v '^#' "$TOP/patches/BASE_VERSION" | sed -n 1p)
 BASE_VERSION=${BASE_VERSION:-$PINNED_VERSION}
 JOBS=${JOBS:-$(nproc)}
 
@@ -23,6 +23,8 @@ export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 export KBUILD_BUILD_TIMESTAMP='1970-01-01'
 export KBUILD_BUILD_USER=faultaround KBUILD_BUILD_HOST=lab
 
+# With pipefail, never end a pipeline in head: the writer may die of SIGPIPE
+# and fail the pipeline.  sed -n 1p reads all of its input.
 log() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 

@@ -58,7 +58,7 @@ elif ! grep -q 'RESULT: PASS' "$result"; then
 	verdict="tests failed"
 elif grep -qE "$SPLAT" "$console"; then
 	verdict="kernel splat on the console:"
-	grep -nE "$SPLAT" "$console" | head -5
+	grep -nE "$SPLAT" "$console" | sed -n 1,5p
 fi
 if [ "$verdict" != ok ]; then
 	echo "$name: FAIL: $verdict (full log: $console); console tail:"

@@ -24,7 +24,7 @@ log "gate: checkpatch --strict"
 log "gate: Signed-off-by and subjects"
 for p in "${patches[@]}"; do
 	name=$(basename "$p")
-	from=$(sed -n 's/^From: //p;/^$/q' "$p" | head -n1)
+	from=$(sed -n 's/^From: //p;/^$/q' "$p" | sed -n 1p)
 	grep -qxF "Signed-off-by: $from" "$p" ||
 		refuse "$name: no Signed-off-by matching its From ($from)"
 	s=$(subject "$p")
@@ -69,7 +69,7 @@ if [ "${SEND:-0}" = 1 ]; then
 	git config sendemail.from >/dev/null ||
 		refuse "SEND=1 needs a sendemail identity: git config --global sendemail.smtpserver <host> (see git-send-email(1))"
 fi
-from=$(sed -n 's/^From: //p;/^$/q' "$cover" | head -n1)
+from=$(sed -n 's/^From: //p;/^$/q' "$cover" | sed -n 1p)
 # Thread every patch under the cover letter (shallow), as send-email does.
 msgid=""
 for p in "$cover" "${patches[@]}"; do
@@ -87,6 +87,6 @@ for p in "$cover" "${patches[@]}"; do
 	[ -z "$msgid" ] || send+=(--in-reply-to="$msgid")
 	out=$("${send[@]}" "$p" 2>&1) || { echo "$out"; refuse "git send-email failed for $name"; }
 	echo "$out" | grep -E '^(Dry-)?(OK|Sent|Result)' | sed 's/^/   /'
-	[ -n "$msgid" ] || msgid=$(echo "$out" | sed -n 's/^Message-ID: //Ip' | head -n1)
+	[ -n "$msgid" ] || msgid=$(echo "$out" | sed -n 's/^Message-ID: //Ip' | sed -n 1p)
 done
 [ "${SEND:-0}" = 1 ] || echo "dry run: nothing was sent (make send SEND=1 sends)"

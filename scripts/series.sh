@@ -14,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 # Threading headers carry a time-based Message-Id, so they are added by
 # git send-email at send time; without them the output is reproducible.
 # The cover letter is from the series' author, not whoever runs this.
-first=$(git -C "$TREE" rev-list --reverse "$BASE_TAG..HEAD" | head -n1)
+first=$(git -C "$TREE" rev-list --reverse "$BASE_TAG..HEAD" | sed -n 1p)
 git -C "$TREE" -c user.name="$(git -C "$TREE" log -1 --format=%an "$first")" \
 	-c user.email="$(git -C "$TREE" log -1 --format=%ae "$first")" \
 	format-patch -q -v"$version" --cover-letter \
