@@ -8,10 +8,10 @@ S := scripts
 # The checks that `make check` runs; `make test` adds KUnit and the boot lab.
 CHECKS := checkpatch sparse coccicheck bisect cross module-check
 BOOT := boot-normal boot-debug
-TESTS := kunit $(CHECKS) upstream $(BOOT)
+TESTS := kunit $(CHECKS) upstream $(BOOT) bench-quick
 
 .PHONY: help deps tree series send upstream kunit check test kernel \
-	module boot-test bench clean $(CHECKS) $(BOOT)
+	module boot-test bench bench-quick clean $(CHECKS) $(BOOT)
 .NOTPARALLEL:
 
 help:
@@ -67,6 +67,10 @@ $(BOOT): tree
 # The main job: the fault-around sweep under QEMU (see README for knobs).
 bench: tree
 	@$(S)/bench.sh
+
+# make bench QUICK=1: the smoke sweep that make test runs.
+bench-quick: tree
+	@QUICK=1 $(S)/bench.sh
 
 check: tree
 	@$(S)/run-checks.sh $(CHECKS)

@@ -8,6 +8,7 @@
 
 #include <linux/atomic.h>
 #include <linux/list.h>
+#include <linux/llist.h>
 #include <linux/types.h>
 
 /* The longest command "vma" accepts: "<pid> 0x<16 digits> <order>\n". */
@@ -41,6 +42,8 @@ struct fa_override {
 	unsigned int order;
 	atomic_long_t hits;
 	struct list_head dead;	/* on a list of removed overrides */
+	struct rcu_head rcu;	/* freed after a grace period ... */
+	struct llist_node free;	/* ... then in process context (mmdrop) */
 };
 
 /*
@@ -50,6 +53,7 @@ struct fa_override {
  * frees what they return after a grace period.
  */
 struct fa_table {
+	struct rcu_head rcu;
 	unsigned int nr;
 	struct fa_override *ov[];
 };

@@ -16,11 +16,13 @@
 #include <linux/cred.h>
 #include <linux/debugfs.h>
 #include <linux/err.h>
+#include <linux/llist.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/pid.h>
+#include <linux/rcupdate.h>
 #include <linux/sched/coredump.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
@@ -78,14 +80,32 @@ static const struct fault_around_policy fa_policy = {
 static void fa_prune_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(fa_prune_work, fa_prune_fn);
 
-static void fa_free_dead(struct list_head *dead)
+/*
+ * Removed overrides are freed without waiting in the writer: an RCU
+ * callback hands them to a work item, because __mmdrop() must not run in
+ * softirq context.  A write then costs no grace period, which matters to
+ * a script that sets hundreds of overrides.
+ */
+static LLIST_HEAD(fa_free_list);
+
+static void fa_free_fn(struct work_struct *work)
 {
 	struct fa_override *ov, *tmp;
 
-	list_for_each_entry_safe(ov, tmp, dead, dead) {
+	llist_for_each_entry_safe(ov, tmp, llist_del_all(&fa_free_list), free) {
 		mmdrop(ov->mm);
 		kfree(ov);
 	}
+}
+
+static DECLARE_WORK(fa_free_work, fa_free_fn);
+
+static void fa_free_rcu(struct rcu_head *rcu)
+{
+	struct fa_override *ov = container_of(rcu, struct fa_override, rcu);
+
+	if (llist_add(&ov->free, &fa_free_list))
+		schedule_work(&fa_free_work);
 }
 
 /*
@@ -95,6 +115,7 @@ static void fa_free_dead(struct list_head *dead)
  */
 static void fa_replace(struct fa_table *new, struct list_head *dead)
 {
+	struct fa_override *ov, *tmp;
 	struct fa_table *old;
 
 	lockdep_assert_held(&fa_lock);
@@ -105,9 +126,10 @@ static void fa_replace(struct fa_table *new, struct list_head *dead)
 	}
 	if (new)
 		schedule_delayed_work(&fa_prune_work, HZ);
-	synchronize_rcu();
-	kfree(old);
-	fa_free_dead(dead);
+	if (old)
+		kfree_rcu(old, rcu);
+	list_for_each_entry_safe(ov, tmp, dead, dead)
+		call_rcu(&ov->rcu, fa_free_rcu);
 }
 
 static struct fa_table *fa_current(void)
@@ -438,6 +460,9 @@ static void __exit fa_exit(void)
 	fa_remove_locked(fa_match_all, NULL);	/* unregisters, drains */
 	mutex_unlock(&fa_lock);
 	cancel_delayed_work_sync(&fa_prune_work);
+	/* The callbacks of the last removals, then the work they queued. */
+	rcu_barrier();
+	flush_work(&fa_free_work);
 }
 
 module_init(fa_init);

@@ -5,7 +5,9 @@
 usage: bench-report.py --out DIR [--meta KEY=VALUE]... LABEL=RUNS.csv...
 
 The first LABEL is the kernel under test ("patched"); a second one
-("base") adds the A/B table.  Prints the tables on stdout and writes
+("base") adds the A/B table.  Runs of setup "sweep" make the order
+tables; those of setups mod-off, mod-idle and mod-256 (sweep.sh -k) the
+module-cost table.  Prints the tables on stdout and writes
 DIR/results.csv, DIR/results.json and DIR/<workload>.png.
 """
 import argparse
@@ -29,7 +31,8 @@ def load(label, path):
     if not rows:
         sys.exit(f"bench-report: no runs in {path}")
     for r in rows:
-        for k in ("threads", "order", "rep", "minflt", "majflt", "ns", "pages"):
+        for k in ("threads", "order", "rep", "minflt", "majflt", "ns", "pages",
+                  "mapped"):
             r[k] = int(r[k])
         r["label"] = label
     return rows
@@ -77,14 +80,17 @@ def table(runs, workload, threads, orders, out):
     out.append("FAULT_AROUND_ORDER".ljust(22) + "".join(
         (f"{o} (baseline)" if o == orders[0] else str(o)).rjust(w) for o in orders))
     rows = []
-    for metric, key, scale, unit in (("minor-faults", "minflt", 1, ""),
-                                      ("time", "ns", 1e-6, " ms")):
+    metrics = [("minor-faults", "minflt", 1, "")]
+    if workload != "exec":	# the children's mappings are gone
+        metrics.append(("pages-mapped", "mapped", 1, ""))
+    metrics.append(("time", "ns", 1e-6, " ms"))
+    for metric, key, scale, unit in metrics:
         means, line, sdl, chg = {}, [], [], []
         for o in orders:
             xs = [r[key] * scale for r in by[o]]
             m, sd = summary(xs)
             means[o] = (m, xs)
-            line.append((fmt_int(m) if key == "minflt" else f"{m:.3f}").rjust(w))
+            line.append((f"{m:.3f}" if key == "ns" else fmt_int(m)).rjust(w))
             sdl.append(f"(+- {sd / m * 100 if m else 0:.2f}%)".rjust(w))
         out.append(f"{metric}{unit}".ljust(22) + "".join(line))
         out.append("  stddev".ljust(22) + "".join(sdl))
@@ -163,6 +169,29 @@ unset multiplot
     return png
 
 
+def ratio(name, a, b):
+    """One line: mean time of runs @a over runs @b, and whether it is noise."""
+    p = welch(a, b)
+    r = statistics.fmean(a) / statistics.fmean(b)
+    verdict = "significant" if p < ALPHA else "within noise"
+    return f"  {name}: {r:.3f} ({(r - 1) * 100:+.2f}%, {verdict}, p={p:.3g})"
+
+
+def ratios(title, pairs, runs, other, sel_a, sel_b, out):
+    """A table of ratio() lines for each workload and thread count."""
+    out += ["", title]
+    for workload in dict.fromkeys(r["workload"] for r in runs):
+        for threads in sorted({r["threads"] for r in runs if r["workload"] == workload}):
+            def pick(rs, sel):
+                return [r["ns"] for r in rs if r["workload"] == workload
+                        and r["threads"] == threads and sel(r)]
+            for name, a_val in pairs:
+                a = pick(runs, lambda r: sel_a(r, a_val))
+                b = pick(other, sel_b)
+                if a and b:
+                    out.append(ratio(f"{workload:7} {threads} thread(s){name}", a, b))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
@@ -174,7 +203,9 @@ def main():
     for spec in args.runs:
         label, _, path = spec.partition("=")
         sets.append((label, load(label, path)))
-    label, runs = sets[0]
+    label, allrows = sets[0]
+    runs = [r for r in allrows if r["setup"] == "sweep"]
+    modruns = [r for r in allrows if r["setup"].startswith("mod-")]
     orders = sorted({r["order"] for r in runs})
     meta = dict(m.split("=", 1) for m in args.meta)
 
@@ -184,6 +215,8 @@ def main():
         "fewer faults or less time.",
         f"'*' marks a change significant at 95% (Welch's t-test, p < {ALPHA}), "
         "'~' a change within noise.",
+        "pages-mapped: the mapping's Rss after the run (smaps): the pages "
+        "touched plus those fault-around mapped.",
         "",
     ]
     recs = []
@@ -195,25 +228,22 @@ def main():
     out.append("Recommendations:")
     out += ["  " + r for r in recs]
 
+    if modruns:
+        ratios(f"Module cost at the default order {modruns[0]['order']}: mean time "
+               "with mod_faultaround loaded / not loaded (Welch's t-test)",
+               [(", no override   ", "mod-idle"), (", 256 overrides ", "mod-256")],
+               modruns, modruns, lambda r, s: r["setup"] == s,
+               lambda r: r["setup"] == "mod-off", out)
     if len(sets) > 1:
         blabel, bruns = sets[1]
-        out += ["", f"A/B at the default order {DEFAULT_ORDER}: ratio {label}/{blabel} "
-                "of the mean time (Welch's t-test)"]
-        for workload in dict.fromkeys(r["workload"] for r in runs):
-            for threads in sorted({r["threads"] for r in runs if r["workload"] == workload}):
-                def pick(rs):
-                    return [r["ns"] for r in rs if r["workload"] == workload
-                            and r["threads"] == threads and r["order"] == DEFAULT_ORDER]
-                a, b = pick(runs), pick(bruns)
-                if not a or not b:
-                    continue
-                p = welch(a, b)
-                verdict = "significant" if p < ALPHA else "within noise"
-                out.append(f"  {workload:7} {threads} thread(s): "
-                           f"{statistics.fmean(a) / statistics.fmean(b):.3f} ({verdict}, p={p:.3g})")
+        ratios(f"A/B at the default order {DEFAULT_ORDER}: mean time "
+               f"{label}/{blabel} (Welch's t-test)", [("", DEFAULT_ORDER)],
+               runs, [r for r in bruns if r["setup"] == "sweep"],
+               lambda r, o: r["order"] == o,
+               lambda r: r["order"] == DEFAULT_ORDER, out)
 
     os.makedirs(args.out, exist_ok=True)
-    allruns = [r for _, rs in sets for r in rs]
+    allruns = [r for _, rs in sets for r in rs]	# with their label
     with open(os.path.join(args.out, "results.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(allruns[0].keys()))
         w.writeheader()

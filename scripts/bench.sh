@@ -4,19 +4,31 @@
 # sweep (tests/bench/sweep.sh) in the guest, and report it.
 #
 # Settings (make variables or environment):
-#   ORDERS="0 1 3 4 5 8"  REPS=5  THREADS="1 2"  MIB=64
-#   WORKLOADS="seq rand sparse exec"
+#   ORDERS="0 1 3 4 5 8"  REPS=5  WORKLOADS="seq rand sparse exec"
+#   THREADS="1 2"  MIB=60  (default: sweep.sh's, from the guest's CPUs and
+#                          memory; the report says which)
 #   CLOCK=icount (guest time counts instructions) or CLOCK=wall
+#   MODCOST=1 also measures mod_faultaround (not loaded, idle, 256 overrides)
 #   AB=1 also builds the unpatched base kernel and compares the two
+#   QUICK=1 a smoke sweep (orders 0-4, 3 repetitions, 16 MiB) into
+#           build/bench-quick/, which fails unless the results have the
+#           expected shape (scripts/bench-shape.py)
 . "$(dirname "$0")/lib.sh"
 
+if [ "${QUICK:-0}" = 1 ]; then
+	# Consecutive orders: the shape check wants every step to halve.
+	ORDERS=${ORDERS:-0 1 2 3 4} REPS=${REPS:-3} MIB=${MIB:-16}
+	out=$BUILD/bench-quick
+else
+	out=$BUILD/bench
+fi
 ORDERS=${ORDERS:-0 1 3 4 5 8}
 REPS=${REPS:-5}
-THREADS=${THREADS:-1 2}
-MIB=${MIB:-64}
+THREADS=${THREADS:-auto}
+MIB=${MIB:-auto}
 WORKLOADS=${WORKLOADS:-seq rand sparse exec}
 CLOCK=${CLOCK:-icount}
-out=$BUILD/bench
+MODCOST=${MODCOST:-1}
 mkdir -p "$out"
 
 case $CLOCK in
@@ -30,15 +42,26 @@ echo "$clock_note" >&2
 
 csv_list() { echo "$*" | tr ' ' ,; }
 sweep() {	# sweep <variant>: boot it, leave the runs in $out/runs-<variant>.csv
-	local variant=$1 kernel initrd
+	local variant=$1 kernel initrd console qemu
 	kernel=$("$TOP/scripts/kernel.sh" "$variant" | tail -n1)
+	# The module exists only for the patched kernel.
+	[ "$variant" = base ] || [ "$MODCOST" != 1 ] ||
+		"$TOP/scripts/module.sh" "$variant" >&2
 	initrd=$("$TOP/scripts/initramfs.sh" "$variant" | tail -n1)
+	console=$BUILD/boot/bench-$variant.console.log
+	rm -f "$console"
 	QEMU_TIMEOUT=${QEMU_TIMEOUT:-3600} "$TOP/scripts/qemu-run.sh" "$kernel" "$initrd" \
 		"bench-$variant" fa.mode=bench fa.orders="$(csv_list $ORDERS)" \
 		fa.reps="$REPS" fa.threads="$(csv_list $THREADS)" \
-		fa.workloads="$(csv_list $WORKLOADS)" fa.mib="$MIB" >&2
-	# The guest's progress lines are on the console; show them.
-	grep -a '^\[[0-9]*/[0-9]*\]' "$BUILD/boot/bench-$variant.console.log" >&2 || true
+		fa.workloads="$(csv_list $WORKLOADS)" fa.mib="$MIB" \
+		fa.modcost="$([ "$variant" = base ] || echo "$MODCOST")" >&2 &
+	qemu=$!
+	# The guest's progress lines are on its console: follow them live.
+	tail -n +1 -F --pid=$qemu "$console" 2>/dev/null |
+		sed -u -n 's/\r$//; /^\[[0-9]*\/[0-9]*\]/p' >&2 ||
+		true	# tail fails if the log was missing at first; it waited
+	wait $qemu || die "the bench guest failed (see $console)"
+	sizes=$(tr -d '\r' < "$console" | sed -n 's/^sweep: \(file .*\)/\1/p')
 	tr -d '\r' < "$BUILD/boot/bench-$variant.result.log" |
 		grep -E '^(workload,|[a-z]+,[0-9]+,)' > "$out/runs-$variant.csv"
 }
@@ -55,6 +78,7 @@ fi
 	--meta "base=$BASE_VERSION" \
 	--meta "config=Kconfig.snippets/qemu.config" \
 	--meta "qemu=$(cat "$BUILD/boot/accel") ${QEMU_OPTS:-}" \
-	--meta "clock=$CLOCK" --meta "guest_cpus=2" --meta "file_mib=$MIB" \
-	--meta "reps=$REPS" "${sets[@]}" | tee "$out/report.txt"
+	--meta "clock=$CLOCK" --meta "sweep=$sizes" "${sets[@]}" |
+	tee "$out/report.txt"
 echo "raw runs and plots: $out/results.csv $out/results.json $out/*.png" >&2
+[ "${QUICK:-0}" != 1 ] || /usr/bin/python3 "$TOP/scripts/bench-shape.py" "$out/results.csv"

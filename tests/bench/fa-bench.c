@@ -5,11 +5,20 @@
  *
  *   fa-bench -w seq|rand|sparse|exec [-t threads] [-m MiB] [-s seed]
  *            [-d dir] [-n starts]
+ *   fa-bench -H n [-d dir]
  *
- * Prints one line: "<minor faults> <major faults> <elapsed ns> <pages>".
- * The faults are those of the workers' loops (getrusage(RUSAGE_THREAD)),
- * after the file has been put in the page cache; the time spans creating
- * the workers to joining them.  For exec, the faults of the children.
+ * Prints one line: "<minor faults> <major faults> <elapsed ns> <pages>
+ * <mapped>".  The faults are those of the workers' loops
+ * (getrusage(RUSAGE_THREAD)), after the file has been put in the page
+ * cache; the time spans creating the workers to joining them; <pages> is
+ * the pages touched (for exec, the starts); <mapped> the pages the
+ * mapping has in the end (its Rss in /proc/self/smaps: the touched ones
+ * plus what fault-around added; 0 for exec).  For exec, the threads share
+ * the starts, and the faults are those of the children.
+ *
+ * -H n holds n one-page file mappings, prints "<pid> <address>" for each
+ * and waits to be killed: the other mappings that the module-cost runs
+ * of sweep.sh give overrides to.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -20,6 +29,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -58,15 +68,38 @@ static unsigned int next_rand(unsigned int *s)
 	return *s;
 }
 
+/* exec: start this binary as a no-op child, @n times in a row. */
+static void run_exec(size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			die("fork");
+		if (!pid) {
+			execl("/proc/self/exe", "fa-bench", "-w", "noop", NULL);
+			_exit(127);
+		}
+		if (waitpid(pid, NULL, 0) < 0)
+			die("waitpid");
+	}
+}
+
 static void *worker(void *arg)
 {
 	size_t id = (size_t)arg, i, from, to;
 	volatile unsigned long sink = 0;
 	struct rusage before, after;
 
-	/* Each thread reads its own contiguous share of the work. */
+	/* Each thread does its own contiguous share of the work. */
 	from = npages * id / nthreads;
 	to = npages * (id + 1) / nthreads;
+	if (workload == EXEC) {	/* the children's faults are counted in main() */
+		run_exec(to - from);
+		return NULL;
+	}
 	/* Count this thread's loop only, not its creation. */
 	getrusage(RUSAGE_THREAD, &before);
 	for (i = from; i < to; i++) {
@@ -87,37 +120,110 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-static void run_exec(unsigned int starts, const char *self)
+/* The Rss of the mapping at @addr, in pages, from /proc/self/smaps. */
+static long mapped_pages(const void *addr)
+{
+	unsigned long start, end, kb;
+	char line[512], perms[5];
+	int found = 0;
+	FILE *f;
+
+	f = fopen("/proc/self/smaps", "r");
+	if (!f)
+		die("/proc/self/smaps");
+	while (fgets(line, sizeof(line), f)) {
+		/* A VMA's header line: "start-end perms offset dev inode path". */
+		if (sscanf(line, "%lx-%lx %4s", &start, &end, perms) == 3)
+			found = start == (unsigned long)addr;
+		else if (found && sscanf(line, "Rss: %lu kB", &kb) == 1)
+			break;
+	}
+	fclose(f);
+	if (!found) {
+		errno = ENOENT;
+		die("no Rss for the mapping in /proc/self/smaps");
+	}
+	return kb * 1024 / page_size;
+}
+
+/* -H: n separate one-page mappings (same offset, so they never merge). */
+static void __attribute__((noreturn)) hold(unsigned int n, int fd)
 {
 	unsigned int i;
 
-	for (i = 0; i < starts; i++) {
-		pid_t pid = fork();
+	for (i = 0; i < n; i++) {
+		void *p = mmap(NULL, page_size, PROT_READ, MAP_SHARED, fd, 0);
 
-		if (pid < 0)
-			die("fork");
-		if (!pid) {
-			execl(self, self, "-w", "noop", NULL);
-			_exit(127);
+		if (p == MAP_FAILED)
+			die("mmap");
+		printf("%d %p\n", getpid(), p);
+	}
+	fflush(stdout);
+	for (;;)
+		pause();
+}
+
+/*
+ * Map a file of @mib MiB read-only, every page in the page cache (the
+ * only pages fault-around maps); with @held, hold that many mappings of
+ * one page instead.
+ */
+static void map_file(const char *dir, size_t mib, unsigned int held)
+{
+	char path[256];
+	size_t i;
+	int fd;
+
+	npages = held ? 1 : mib * (1UL << 20) / page_size;
+	snprintf(path, sizeof(path), "%s/fa-bench.%d", dir, getpid());
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0)
+		die(path);
+	unlink(path);
+	if (ftruncate(fd, npages * page_size))
+		die("ftruncate");
+	if (held)
+		hold(held, fd);
+	/* Fill the page cache through a writable mapping, then map it read-only. */
+	map = mmap(NULL, npages * page_size, PROT_READ | PROT_WRITE,
+		   MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED)
+		die("mmap");
+	for (i = 0; i < npages; i++)
+		map[i * page_size] = 1;
+	munmap(map, npages * page_size);
+	map = mmap(NULL, npages * page_size, PROT_READ, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED)
+		die("mmap");
+
+	/* rand visits every page once, in an order fixed by the seed. */
+	if (workload == RAND) {
+		unsigned int s = seed;
+
+		perm = malloc(npages * sizeof(*perm));
+		for (i = 0; i < npages; i++)
+			perm[i] = i;
+		for (i = npages - 1; i > 0; i--) {
+			size_t j = next_rand(&s) % (i + 1), t = perm[i];
+
+			perm[i] = perm[j];
+			perm[j] = t;
 		}
-		if (waitpid(pid, NULL, 0) < 0)
-			die("waitpid");
 	}
 }
 
 int main(int argc, char **argv)
 {
 	const char *dir = "/tmp", *w = "seq";
-	unsigned int starts = 50, i;
+	unsigned int starts = 50, held = 0, i;
 	size_t mib = 64;
 	struct rusage before, after;
 	unsigned long long t0, t1;
 	pthread_t *tids;
-	int opt, fd;
-	char path[256];
+	int opt;
 
 	page_size = sysconf(_SC_PAGESIZE);
-	while ((opt = getopt(argc, argv, "w:t:m:s:d:n:")) != -1) {
+	while ((opt = getopt(argc, argv, "w:t:m:s:d:n:H:")) != -1) {
 		switch (opt) {
 		case 'w': w = optarg; break;
 		case 't': nthreads = atoi(optarg); break;
@@ -125,8 +231,10 @@ int main(int argc, char **argv)
 		case 's': seed = strtoul(optarg, NULL, 0); break;
 		case 'd': dir = optarg; break;
 		case 'n': starts = atoi(optarg); break;
+		case 'H': held = atoi(optarg); break;
 		default:
-			fprintf(stderr, "usage: fa-bench -w seq|rand|sparse|exec [-t threads] [-m MiB] [-s seed] [-d dir] [-n starts]\n");
+			fprintf(stderr, "usage: fa-bench -w seq|rand|sparse|exec [-t threads] [-m MiB] [-s seed] [-d dir] [-n starts]\n"
+				"       fa-bench -H mappings [-d dir]\n");
 			return 2;
 		}
 	}
@@ -149,54 +257,14 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
-	if (workload == EXEC) {
-		getrusage(RUSAGE_CHILDREN, &before);
-		t0 = now_ns();
-		run_exec(starts, "/proc/self/exe");
-		t1 = now_ns();
-		getrusage(RUSAGE_CHILDREN, &after);
-		printf("%ld %ld %llu %u\n", after.ru_minflt - before.ru_minflt,
-		       after.ru_majflt - before.ru_majflt, t1 - t0, starts);
-		return 0;
-	}
-
-	npages = mib * (1UL << 20) / page_size;
-	snprintf(path, sizeof(path), "%s/fa-bench.%d", dir, getpid());
-	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
-	if (fd < 0)
-		die(path);
-	unlink(path);
-	if (ftruncate(fd, npages * page_size))
-		die("ftruncate");
-	/* Put every page in the page cache: fault-around maps only those. */
-	map = mmap(NULL, npages * page_size, PROT_READ | PROT_WRITE,
-		   MAP_SHARED, fd, 0);
-	if (map == MAP_FAILED)
-		die("mmap");
-	for (i = 0; i < npages; i++)
-		map[(size_t)i * page_size] = 1;
-	munmap(map, npages * page_size);
-	map = mmap(NULL, npages * page_size, PROT_READ, MAP_SHARED, fd, 0);
-	if (map == MAP_FAILED)
-		die("mmap");
-
-	if (workload == RAND) {
-		unsigned int s = seed;
-
-		perm = malloc(npages * sizeof(*perm));
-		for (i = 0; i < npages; i++)
-			perm[i] = i;
-		for (i = npages - 1; i > 0; i--) {
-			size_t j = next_rand(&s) % (i + 1), t = perm[i];
-
-			perm[i] = perm[j];
-			perm[j] = t;
-		}
-	}
-
+	if (workload == EXEC)
+		npages = starts;	/* the work that the threads share */
+	else
+		map_file(dir, mib, held);
 	tids = calloc(nthreads, sizeof(*tids));
 	thread_minflt = calloc(nthreads, sizeof(*thread_minflt));
 	thread_majflt = calloc(nthreads, sizeof(*thread_majflt));
+	getrusage(RUSAGE_CHILDREN, &before);
 	t0 = now_ns();
 	for (i = 0; i < nthreads; i++)
 		if (pthread_create(&tids[i], NULL, worker, (void *)(size_t)i))
@@ -204,13 +272,20 @@ int main(int argc, char **argv)
 	for (i = 0; i < nthreads; i++)
 		pthread_join(tids[i], NULL);
 	t1 = now_ns();
+	if (workload == EXEC) {
+		getrusage(RUSAGE_CHILDREN, &after);
+		printf("%ld %ld %llu %zu 0\n", after.ru_minflt - before.ru_minflt,
+		       after.ru_majflt - before.ru_majflt, t1 - t0, npages);
+		return 0;
+	}
 	memset(&after, 0, sizeof(after));
 	for (i = 0; i < nthreads; i++) {
 		after.ru_minflt += thread_minflt[i];
 		after.ru_majflt += thread_majflt[i];
 	}
-	printf("%ld %ld %llu %zu\n", after.ru_minflt, after.ru_majflt, t1 - t0,
+	printf("%ld %ld %llu %zu %ld\n", after.ru_minflt, after.ru_majflt,
+	       t1 - t0,
 	       workload == SPARSE ? (npages * page_size + PMD_SPAN - 1) / PMD_SPAN
-				  : npages);
+				  : npages, mapped_pages(map));
 	return 0;
 }
