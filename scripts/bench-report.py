@@ -170,11 +170,14 @@ unset multiplot
 
 
 def ratio(name, a, b):
-    """One line: mean time of runs @a over runs @b, and whether it is noise."""
+    """One line: mean time of runs @a over runs @b, its stddev (the two
+    relative stddevs combined), and whether it is noise."""
+    (ma, sa), (mb, sb) = summary(a), summary(b)
+    r = ma / mb
+    sd = r * ((sa / ma) ** 2 + (sb / mb) ** 2) ** 0.5
     p = welch(a, b)
-    r = statistics.fmean(a) / statistics.fmean(b)
     verdict = "significant" if p < ALPHA else "within noise"
-    return f"  {name}: {r:.3f} ({(r - 1) * 100:+.2f}%, {verdict}, p={p:.3g})"
+    return f"  {name}: {r:.3f} +- {sd:.3f} ({(r - 1) * 100:+.2f}%, {verdict}, p={p:.3g})"
 
 
 def ratios(title, pairs, runs, other, sel_a, sel_b, out):
