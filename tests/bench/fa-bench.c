@@ -38,6 +38,8 @@
 
 static long page_size;
 static size_t npages;
+/* Work items: pages (seq, rand), page tables (sparse) or starts (exec). */
+static size_t nwork;
 static char *map;
 static unsigned int nthreads = 1;
 static unsigned int seed = 1;
@@ -94,8 +96,8 @@ static void *worker(void *arg)
 	struct rusage before, after;
 
 	/* Each thread does its own contiguous share of the work. */
-	from = npages * id / nthreads;
-	to = npages * (id + 1) / nthreads;
+	from = nwork * id / nthreads;
+	to = nwork * (id + 1) / nthreads;
 	if (workload == EXEC) {	/* the children's faults are counted in main() */
 		run_exec(to - from);
 		return NULL;
@@ -105,13 +107,10 @@ static void *worker(void *arg)
 	for (i = from; i < to; i++) {
 		size_t page;
 
-		if (workload == SPARSE) {
+		if (workload == SPARSE)
 			page = i * (PMD_SPAN / page_size);
-			if (page >= npages)
-				break;
-		} else {
+		else
 			page = workload == RAND ? perm[i] : i;
-		}
 		sink += *(volatile unsigned long *)(map + page * page_size);
 	}
 	getrusage(RUSAGE_THREAD, &after);
@@ -257,10 +256,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
-	if (workload == EXEC)
-		npages = starts;	/* the work that the threads share */
-	else
+	if (workload == EXEC) {
+		nwork = starts;
+	} else {
 		map_file(dir, mib, held);
+		nwork = workload == SPARSE ?
+			(npages * page_size + PMD_SPAN - 1) / PMD_SPAN : npages;
+	}
 	tids = calloc(nthreads, sizeof(*tids));
 	thread_minflt = calloc(nthreads, sizeof(*thread_minflt));
 	thread_majflt = calloc(nthreads, sizeof(*thread_majflt));
@@ -275,7 +277,7 @@ int main(int argc, char **argv)
 	if (workload == EXEC) {
 		getrusage(RUSAGE_CHILDREN, &after);
 		printf("%ld %ld %llu %zu 0\n", after.ru_minflt - before.ru_minflt,
-		       after.ru_majflt - before.ru_majflt, t1 - t0, npages);
+		       after.ru_majflt - before.ru_majflt, t1 - t0, nwork);
 		return 0;
 	}
 	memset(&after, 0, sizeof(after));
@@ -284,8 +286,6 @@ int main(int argc, char **argv)
 		after.ru_majflt += thread_majflt[i];
 	}
 	printf("%ld %ld %llu %zu %ld\n", after.ru_minflt, after.ru_majflt,
-	       t1 - t0,
-	       workload == SPARSE ? (npages * page_size + PMD_SPAN - 1) / PMD_SPAN
-				  : npages, mapped_pages(map));
+	       t1 - t0, nwork, mapped_pages(map));
 	return 0;
 }

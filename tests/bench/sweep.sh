@@ -58,6 +58,8 @@ set_order() {
 		echo $((page << $1)) > $dbg/fault_around_bytes
 	fi
 }
+# On any exit: the order as it was, no module, no holder.
+holder= held=$dir/fa-held.$$
 restore() {
 	if [ -n "$holder" ]; then kill "$holder"; wait "$holder"; fi
 	rm -f "$held"
@@ -66,7 +68,8 @@ restore() {
 	if [ $knob = order ]; then echo "$saved" > $dbg/fault_around_order
 	else echo "$saved" > $dbg/fault_around_bytes; fi
 }
-trap 'restore; exit 1' INT TERM
+trap restore EXIT
+trap 'exit 1' INT TERM
 
 # rotate <rep> <list>: the list rotated left by rep - 1.
 rotate() {
@@ -75,7 +78,6 @@ rotate() {
 }
 
 # setup mod-off|mod-idle|mod-256: put the module in that state.
-holder= held=$dir/fa-held.$$
 setup() {
 	loaded=$(grep -c '^mod_faultaround ' /proc/modules)
 	if [ "$1" = mod-off ]; then
@@ -136,4 +138,3 @@ for w in $workloads; do
 		done
 	done
 done
-restore
