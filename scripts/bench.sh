@@ -9,7 +9,8 @@
 #                          memory; the report says which)
 #   CLOCK=icount (guest time counts instructions) or CLOCK=wall
 #   MODCOST=1 also measures mod_faultaround (not loaded, idle, 256 overrides)
-#   AB=1 also builds the unpatched base kernel and compares the two
+#   AB=1 compares the patched kernel with the unpatched base, both built
+#        without KUnit (kernel.sh release and base)
 #   QUICK=1 a smoke sweep (orders 0-4, 3 repetitions, 16 MiB) into
 #           build/bench-quick/, which fails unless the results have the
 #           expected shape (scripts/bench-shape.py)
@@ -40,6 +41,7 @@ wall)	export QEMU_OPTS=""
 esac
 echo "$clock_note" >&2
 
+config=Kconfig.snippets/qemu.config sizes=
 csv_list() { echo "$*" | tr ' ' ,; }
 sweep() {	# sweep <variant>: boot it, leave the runs in $out/runs-<variant>.csv
 	local variant=$1 kernel initrd console qemu
@@ -61,22 +63,28 @@ sweep() {	# sweep <variant>: boot it, leave the runs in $out/runs-<variant>.csv
 		sed -u -n 's/\r$//; /^\[[0-9]*\/[0-9]*\]/p' >&2 ||
 		true	# tail fails if the log was missing at first; it waited
 	wait $qemu || die "the bench guest failed (see $console)"
-	sizes=$(tr -d '\r' < "$console" | sed -n 's/^sweep: \(file .*\)/\1/p')
+	# The sizes of the first sweep: the base one runs no module-cost runs.
+	[ -n "$sizes" ] ||
+		sizes=$(tr -d '\r' < "$console" | sed -n 's/^sweep: \(file .*\)/\1/p')
 	tr -d '\r' < "$BUILD/boot/bench-$variant.result.log" |
 		grep -E '^(workload,|[a-z]+,[0-9]+,)' > "$out/runs-$variant.csv"
 }
 
-sweep normal
-sets=("patched=$out/runs-normal.csv")
 if [ "${AB:-0}" = 1 ]; then
+	# Both without KUnit (Kconfig.snippets/release.config says why).
+	sweep release
 	sweep base
-	sets+=("base=$out/runs-base.csv")
+	sets=("patched=$out/runs-release.csv" "base=$out/runs-base.csv")
+	config="$config + Kconfig.snippets/release.config"
+else
+	sweep normal
+	sets=("patched=$out/runs-normal.csv")
 fi
 # Debian's python3, which has python3-scipy (not a pyenv one on PATH).
 /usr/bin/python3 "$TOP/scripts/bench-report.py" --out "$out" \
 	--meta "kernel=$(make -s -C "$TREE" kernelversion)" \
 	--meta "base=$BASE_VERSION" \
-	--meta "config=Kconfig.snippets/qemu.config" \
+	--meta "config=$config" \
 	--meta "qemu=$(cat "$BUILD/boot/accel") ${QEMU_OPTS:-}" \
 	--meta "clock=$CLOCK" --meta "sweep=$sizes" "${sets[@]}" |
 	tee "$out/report.txt"

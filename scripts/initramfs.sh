@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Usage: initramfs.sh normal|debug
+# Usage: initramfs.sh <variant>  (a kernel.sh variant)
 # Build the guest's initramfs for a lab kernel: busybox-static, our init,
 # the static test and benchmark programs, the sweep, and the KUnit module.
 . "$(dirname "$0")/lib.sh"
 
-variant=${1:?usage: initramfs.sh normal|debug}
+variant=${1:?usage: initramfs.sh normal|debug|release|base}
 kout=$BUILD/out/qemu-$variant
 out=$BUILD/boot/$variant
 mkdir -p "$out"

@@ -1,12 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Usage: module.sh normal|debug [make target...]
+# Usage: module.sh <variant> [make target...]  (a kernel.sh variant)
 # Build mod_faultaround (or run its Makefile targets: check, style,
 # coccicheck) against a boot lab kernel.  Each kernel gets its own copy of
 # the sources under build/mod/<variant>, since kbuild writes next to them.
 . "$(dirname "$0")/lib.sh"
 
-variant=${1:?usage: module.sh normal|debug [target...]}
+variant=${1:?usage: module.sh normal|debug|release [target...]}
 shift
 kdir=$BUILD/out/qemu-$variant
 out=$BUILD/mod/$variant
