@@ -5,8 +5,8 @@
 #
 # Settings (make variables or environment):
 #   ORDERS="0 1 3 4 5 8"  REPS=5  WORKLOADS="seq rand sparse exec"
-#   THREADS="1 2"  MIB=60  (default: sweep.sh's, from the guest's CPUs and
-#                          memory; the report says which)
+#   THREADS="1 2"  MIB=62  (by default sweep.sh picks them: the guest's
+#                          CPUs, 1/16 of its memory; the report says which)
 #   CLOCK=icount (guest time counts instructions) or CLOCK=wall
 #   MODCOST=1 also measures mod_faultaround (not loaded, idle, 256 overrides)
 #   AB=1 compares the patched kernel with the unpatched base, both built
@@ -41,14 +41,13 @@ wall)	export QEMU_OPTS=""
 esac
 echo "$clock_note" >&2
 
-config=Kconfig.snippets/qemu.config sizes=
+sizes=
 csv_list() { echo "$*" | tr ' ' ,; }
 sweep() {	# sweep <variant>: boot it, leave the runs in $out/runs-<variant>.csv
-	local variant=$1 kernel initrd console qemu
+	local variant=$1 kernel initrd console qemu modcost=$MODCOST
+	[ "$variant" != base ] || modcost=0	# the module needs the series
 	kernel=$("$TOP/scripts/kernel.sh" "$variant" | tail -n1)
-	# The module exists only for the patched kernel.
-	[ "$variant" = base ] || [ "$MODCOST" != 1 ] ||
-		"$TOP/scripts/module.sh" "$variant" >&2
+	[ "$modcost" != 1 ] || "$TOP/scripts/module.sh" "$variant" >&2
 	initrd=$("$TOP/scripts/initramfs.sh" "$variant" | tail -n1)
 	console=$BUILD/boot/bench-$variant.console.log
 	rm -f "$console"
@@ -56,7 +55,7 @@ sweep() {	# sweep <variant>: boot it, leave the runs in $out/runs-<variant>.csv
 		"bench-$variant" fa.mode=bench fa.orders="$(csv_list $ORDERS)" \
 		fa.reps="$REPS" fa.threads="$(csv_list $THREADS)" \
 		fa.workloads="$(csv_list $WORKLOADS)" fa.mib="$MIB" \
-		fa.modcost="$([ "$variant" = base ] || echo "$MODCOST")" >&2 &
+		fa.modcost="$modcost" >&2 &
 	qemu=$!
 	# The guest's progress lines are on its console: follow them live.
 	tail -n +1 -F --pid=$qemu "$console" 2>/dev/null |
@@ -75,16 +74,17 @@ if [ "${AB:-0}" = 1 ]; then
 	sweep release
 	sweep base
 	sets=("patched=$out/runs-release.csv" "base=$out/runs-base.csv")
-	config="$config + Kconfig.snippets/release.config"
+	variants="release, base"
 else
 	sweep normal
 	sets=("patched=$out/runs-normal.csv")
+	variants=normal
 fi
 # Debian's python3, which has python3-scipy (not a pyenv one on PATH).
 /usr/bin/python3 "$TOP/scripts/bench-report.py" --out "$out" \
 	--meta "kernel=$(make -s -C "$TREE" kernelversion)" \
 	--meta "base=$BASE_VERSION" \
-	--meta "config=$config" \
+	--meta "config=scripts/kernel.sh $variants" \
 	--meta "qemu=$(cat "$BUILD/boot/accel") ${QEMU_OPTS:-}" \
 	--meta "clock=$CLOCK" --meta "sweep=$sizes" "${sets[@]}" |
 	tee "$out/report.txt"
