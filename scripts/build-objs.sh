@@ -3,6 +3,8 @@
 # Usage: build-objs.sh <commit> [make args...] -- <objects...>
 # Check out <commit> in a scratch worktree and build the given objects with
 # the small x86_64 check config, so checks never disturb the main tree.
+# OBJS_OUT and OBJS_CONFIG (a KCONFIG_ALLCONFIG file) select another output
+# directory and config, for checks that need their own (fastpath-check.sh).
 . "$(dirname "$0")/lib.sh"
 require_tree
 
@@ -11,13 +13,14 @@ args=()
 while [ $# -gt 0 ] && [ "$1" != -- ]; do args+=("$1"); shift; done
 shift
 SRC=$BUILD/check-src
-OUT=$BUILD/out/check
+OUT=${OBJS_OUT:-$BUILD/out/check}
+CONFIG=${OBJS_CONFIG:-$TOP/Kconfig.snippets/check.config}
 
 [ -d "$SRC" ] || git -C "$TREE" worktree add -q --detach "$SRC" "$commit"
 git -C "$SRC" checkout -q --detach "$commit"
 mkdir -p "$OUT"
 make -s -C "$SRC" O="$OUT" \
-	KCONFIG_ALLCONFIG="$TOP/Kconfig.snippets/check.config" allnoconfig
+	KCONFIG_ALLCONFIG="$CONFIG" allnoconfig
 objs=()
 for o in "$@"; do
 	[ -f "$SRC/${o%.o}.c" ] && objs+=("$o")
