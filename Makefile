@@ -6,7 +6,7 @@ export O
 S := scripts
 
 # The checks that `make check` runs; `make test` adds KUnit and the boot lab.
-CHECKS := checkpatch sparse coccicheck bisect cross module-check
+CHECKS := checkpatch sparse coccicheck bisect cross fastpath module-check
 BOOT := boot-normal boot-debug
 TESTS := kunit $(CHECKS) upstream $(BOOT) bench-quick
 
@@ -46,6 +46,10 @@ bisect: tree
 
 cross: tree
 	@$(S)/cross.sh
+
+# The policy hook's fast path, proved on mm/memory.o (KUnit n and m).
+fastpath: tree
+	@$(S)/fastpath-check.sh
 
 kernel: tree
 	@$(S)/kernel.sh normal

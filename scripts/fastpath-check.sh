@@ -1,0 +1,44 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Prove from the object code that the per-VMA fault-around policy hook costs
+# nothing while no policy is registered: in the x86_64 mm/memory.o, no call
+# to a hook function is reachable from handle_mm_fault() with the static key
+# disabled.  Built twice, CONFIG_KUNIT=n and =m, because VISIBLE_IF_KUNIT
+# turns static helpers into out-of-line global functions.
+# Usage: fastpath-check.sh  (FASTPATH_KUNIT="n m" picks the variants)
+. "$(dirname "$0")/lib.sh"
+require_tree
+
+# The hook's functions: none may be called on the fast path.
+FORBIDDEN='^(should_fault_around|fault_around_vma_order|fault_around_policy_order|__fault_around_policy_order)$'
+KEY=fault_around_policy_key
+START=handle_mm_fault
+
+commit=$(git -C "$TREE" rev-parse HEAD)
+fail=0 summary=()
+for kunit in ${FASTPATH_KUNIT:-n m}; do
+	out=$BUILD/out/fastpath-kunit-$kunit
+	mkdir -p "$out"
+	# KCONFIG_ALLCONFIG takes one file: the fragment plus this variant.
+	if [ "$kunit" = n ]; then want='# CONFIG_KUNIT is not set'; else want=CONFIG_KUNIT=$kunit; fi
+	{ cat "$TOP/Kconfig.snippets/fastpath.config"; echo "$want"; } > "$out/allconfig"
+	log "CONFIG_KUNIT=$kunit: building mm/memory.o in $out"
+	OBJS_OUT=$out OBJS_CONFIG=$out/allconfig \
+		"$TOP/scripts/build-objs.sh" "$commit" -- mm/memory.o
+	# Kconfig silently drops what it cannot set: check that it took.
+	for opt in "$want" CONFIG_JUMP_LABEL=y CONFIG_64BIT=y; do
+		grep -qxF "$opt" "$out/.config" ||
+			die "$out/.config lacks '$opt'; see Kconfig.snippets/fastpath.config"
+	done
+	[ -f "$out/mm/memory.o" ] || die "no $out/mm/memory.o"
+	echo "== CONFIG_KUNIT=$kunit"
+	if "$TOP/scripts/fastpath-check.py" "$out/mm/memory.o" "$START" "$KEY" "$FORBIDDEN"; then
+		summary+=("PASS CONFIG_KUNIT=$kunit")
+	else
+		summary+=("FAIL CONFIG_KUNIT=$kunit")
+		fail=1
+	fi
+done
+line=$(printf '%s, ' "${summary[@]}")
+echo "== fastpath: ${line%, }"
+exit $fail
