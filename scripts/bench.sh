@@ -10,7 +10,9 @@
 #   CLOCK=icount (guest time counts instructions) or CLOCK=wall
 #   MODCOST=1 also measures mod_faultaround (not loaded, idle, 256 overrides)
 #   AB=1 compares the patched kernel with the unpatched base, both built
-#        without KUnit (kernel.sh release and base)
+#        without KUnit (kernel.sh release and base); with KUNIT=m, both
+#        with CONFIG_KUNIT=m instead (release-kunit-m, base-kunit-m), into
+#        build/bench-kunit-m/
 #   QUICK=1 a smoke sweep (orders 0-4, 3 repetitions, 16 MiB) into
 #           build/bench-quick/, which fails unless the results have the
 #           expected shape (scripts/bench-shape.py)
@@ -20,6 +22,8 @@ if [ "${QUICK:-0}" = 1 ]; then
 	# Consecutive orders: the shape check wants every step to halve.
 	ORDERS=${ORDERS:-0 1 2 3 4} REPS=${REPS:-3} MIB=${MIB:-16}
 	out=$BUILD/bench-quick
+elif [ "${AB:-0}" = 1 ] && [ "${KUNIT:-n}" = m ]; then
+	out=$BUILD/bench-kunit-m
 else
 	out=$BUILD/bench
 fi
@@ -45,7 +49,7 @@ sizes=
 csv_list() { echo "$*" | tr ' ' ,; }
 sweep() {	# sweep <variant>: boot it, leave the runs in $out/runs-<variant>.csv
 	local variant=$1 kernel initrd console qemu modcost=$MODCOST
-	[ "$variant" != base ] || modcost=0	# the module needs the series
+	[[ $variant != base* ]] || modcost=0	# the module needs the series
 	kernel=$("$TOP/scripts/kernel.sh" "$variant" | tail -n1)
 	[ "$modcost" != 1 ] || "$TOP/scripts/module.sh" "$variant" >&2
 	initrd=$("$TOP/scripts/initramfs.sh" "$variant" | tail -n1)
@@ -70,11 +74,13 @@ sweep() {	# sweep <variant>: boot it, leave the runs in $out/runs-<variant>.csv
 }
 
 if [ "${AB:-0}" = 1 ]; then
-	# Both without KUnit (Kconfig.snippets/release.config says why).
-	sweep release
-	sweep base
-	sets=("patched=$out/runs-release.csv" "base=$out/runs-base.csv")
-	variants="release, base"
+	# Both with the same KUnit setting: off, or =m with KUNIT=m.
+	suffix=
+	[ "${KUNIT:-n}" != m ] || suffix=-kunit-m
+	sweep "release$suffix"
+	sweep "base$suffix"
+	sets=("patched=$out/runs-release$suffix.csv" "base=$out/runs-base$suffix.csv")
+	variants="release$suffix, base$suffix"
 else
 	sweep normal
 	sets=("patched=$out/runs-normal.csv")

@@ -8,7 +8,7 @@ require_tree
 # name       ARCH     CROSS_COMPILE           defconfig             page size option  expected
 configs="
 x86_64       x86      -                       x86_64_defconfig      -                 4
-arm          arm      arm-linux-gnueabihf-    multi_v7_defconfig    -                 0
+arm          arm      arm-linux-gnueabihf-    multi_v7_defconfig    -                 4
 pseries      powerpc  powerpc64le-linux-gnu-  pseries_le_defconfig  -                 0
 arm64-4k     arm64    aarch64-linux-gnu-      defconfig             ARM64_4K_PAGES    4
 arm64-16k    arm64    aarch64-linux-gnu-      defconfig             ARM64_16K_PAGES   2
@@ -40,10 +40,10 @@ while read -r name arch cross defconfig pages expected; do
 		fail=1
 	fi
 	[ "$arch" = x86 ] && continue	# bisect.sh builds the x86_64 objects
-	# Compile the KUnit test too, so that 32-bit and 64KiB-page type
-	# mistakes show up; this does not change the order printed above.
+	# Compile the KUnit suite into mm/memory.o too, so that 32-bit and
+	# 64KiB-page type mistakes show up; the order printed above is kept.
 	"$TREE/scripts/config" --file "$out/.config" -e KUNIT -e DEBUG_FS \
-		-m FAULT_AROUND_KUNIT_TEST
+		-e FAULT_AROUND_KUNIT_TEST
 	"${mk[@]}" olddefconfig >/dev/null
 	objs=$(echo "$touched" | awk -v a="arch/$arch/" \
 		'index($0, "arch/") != 1 || index($0, a) == 1')

@@ -8,7 +8,7 @@ pkgs=(
 	bc bison flex libelf-dev libssl-dev dwarves kmod cpio xz-utils rsync
 	python3 python3-ply python3-git git ccache sparse coccinelle ocaml-nox
 	gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu gcc-powerpc64le-linux-gnu
-	qemu-system-x86 busybox-static git-email libmailtools-perl python3-scipy gnuplot-nox
+	qemu-system-x86 qemu-system-arm qemu-system-ppc busybox-static git-email libmailtools-perl python3-scipy gnuplot-nox
 )
 
 missing=()

@@ -3,18 +3,19 @@
 # Prove from the object code that the per-VMA fault-around policy hook costs
 # nothing while no policy is registered: in the x86_64 mm/memory.o, no call
 # to a hook function is reachable from handle_mm_fault() with the static key
-# disabled.  Built twice, CONFIG_KUNIT=n and =m, because VISIBLE_IF_KUNIT
-# turns static helpers into out-of-line global functions.
+# disabled.  Built twice, CONFIG_KUNIT=n and =m: a test option must not
+# change the fault path (in v5, VISIBLE_IF_KUNIT made the helpers global).
 # Usage: fastpath-check.sh  (FASTPATH_KUNIT="n m" picks the variants)
 . "$(dirname "$0")/lib.sh"
 require_tree
 
 # The hook's functions: none may be called on the fast path.
-FORBIDDEN='^(should_fault_around|fault_around_vma_order|fault_around_policy_order|__fault_around_policy_order)$'
+FORBIDDEN='^(fault_around|should_fault_around|fault_around_vma_order|fault_around_call_policy|fault_around_policy_order)$'
 KEY=fault_around_policy_key
 START=handle_mm_fault
 
-commit=$(git -C "$TREE" rev-parse HEAD)
+# FASTPATH_REV checks another commit, e.g. one that breaks the hook on purpose.
+commit=$(git -C "$TREE" rev-parse "${FASTPATH_REV:-HEAD}")
 fail=0 summary=()
 for kunit in ${FASTPATH_KUNIT:-n m}; do
 	out=$BUILD/out/fastpath-kunit-$kunit

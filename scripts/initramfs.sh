@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Usage: initramfs.sh <variant>  (a kernel.sh variant)
 # Build the guest's initramfs for a lab kernel: busybox-static, our init,
-# the static test and benchmark programs, the sweep, and the KUnit module.
+# the static test and benchmark programs, and the sweep.
 . "$(dirname "$0")/lib.sh"
 
-variant=${1:?usage: initramfs.sh normal|debug|release|base}
+variant=${1:?usage: initramfs.sh <kernel.sh variant>}
 kout=$BUILD/out/qemu-$variant
 out=$BUILD/boot/$variant
 mkdir -p "$out"
@@ -15,8 +15,6 @@ for prog in boot/fa-test boot/fa-modtest bench/fa-bench; do
 	gcc -static -O2 -Wall -Wextra -Werror -pthread -o "$out/${prog#*/}" \
 		"$TOP/tests/$prog.c"
 done
-# The unpatched base kernel of make bench AB=1 has no KUnit module.
-ko=$(find "$kout/mm" -name fault_around_kunit.ko)
 
 cat > "$out/initramfs.list" <<LIST
 dir /dev 0755 0 0
@@ -34,7 +32,6 @@ file /bin/fa-bench $out/fa-bench 0755 0 0
 file /bin/sweep.sh $TOP/tests/bench/sweep.sh 0755 0 0
 file /bin/demo.sh $TOP/tests/boot/demo.sh 0755 0 0
 LIST
-[ -z "$ko" ] || echo "file /lib/fault_around_kunit.ko $ko 0644 0 0" >> "$out/initramfs.list"
 # mod_faultaround, when scripts/module.sh has built it for this kernel.
 mod=$BUILD/mod/$variant/src/mod_faultaround.ko
 [ ! -f "$mod" ] || echo "file /lib/mod_faultaround.ko $mod 0644 0 0" >> "$out/initramfs.list"

@@ -6,7 +6,7 @@
 # the sources under build/mod/<variant>, since kbuild writes next to them.
 . "$(dirname "$0")/lib.sh"
 
-variant=${1:?usage: module.sh normal|debug|release [target...]}
+variant=${1:?usage: module.sh <kernel.sh variant> [target...]}
 shift
 kdir=$BUILD/out/qemu-$variant
 out=$BUILD/mod/$variant
