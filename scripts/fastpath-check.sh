@@ -40,6 +40,36 @@ for kunit in ${FASTPATH_KUNIT:-n m}; do
 		fail=1
 	fi
 done
+
+# The control: the same check must fail once fault_around() is out of line
+# (a scratch commit, never a branch), or it proves nothing.
+if [ -z "${FASTPATH_REV:-}" ]; then
+	src=$(git -C "$TREE" show "$commit:mm/memory.c")
+	inline='static __always_inline vm_fault_t fault_around('
+	grep -qF "$inline" <<< "$src" ||
+		die "control: mm/memory.c has no '$inline' to make out of line"
+	blob=$(sed "s/^static __always_inline vm_fault_t fault_around(/static noinline vm_fault_t fault_around(/" <<< "$src" |
+		git -C "$TREE" hash-object -w --stdin)
+	index=$(mktemp)
+	GIT_INDEX_FILE=$index git -C "$TREE" read-tree "$commit"
+	GIT_INDEX_FILE=$index git -C "$TREE" update-index --cacheinfo "100644,$blob,mm/memory.c"
+	tree=$(GIT_INDEX_FILE=$index git -C "$TREE" write-tree)
+	rm -f "$index"
+	control=$(git -C "$TREE" commit-tree "$tree" -p "$commit" -m "fastpath control: fault_around() out of line")
+	out=$BUILD/out/fastpath-kunit-n
+	log "control: fault_around() noinline, CONFIG_KUNIT=n"
+	OBJS_OUT=$out OBJS_CONFIG=$out/allconfig \
+		"$TOP/scripts/build-objs.sh" "$control" -- mm/memory.o
+	echo "== control: fault_around() out of line"
+	res=$("$TOP/scripts/fastpath-check.py" "$out/mm/memory.o" "$START" "$KEY" "$FORBIDDEN" || true)
+	echo "$res"
+	if grep -q '^FAIL: call to fault_around ' <<< "$res"; then
+		summary+=("control FAILS as it must")
+	else
+		summary+=("control PASSED: the check cannot see an out-of-line hook")
+		fail=1
+	fi
+fi
 line=$(printf '%s, ' "${summary[@]}")
 echo "== fastpath: ${line%, }"
 exit $fail
