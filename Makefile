@@ -23,7 +23,9 @@ deps:
 tree: deps
 	@$(S)/tree.sh
 
-series: tree
+# Not on tree: the tree's commits are the input here, and tree.sh would
+# refuse them as commits that are not in patches/ yet.
+series: deps
 	@$(S)/series.sh
 
 send: tree
