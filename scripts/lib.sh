@@ -9,6 +9,8 @@ mkdir -p "$BUILD"
 BUILD=$(cd "$BUILD" && pwd)
 TREE=$BUILD/linux
 BASE_TAG=faultaround-base
+# The last upstream commit in the tree: the lab-only patches sit above it.
+UPSTREAM_TAG=faultaround-upstream
 PINNED_VERSION=$(grep -v '^#' "$TOP/patches/BASE_VERSION" | sed -n 1p)
 BASE_VERSION=${BASE_VERSION:-$PINNED_VERSION}
 JOBS=${JOBS:-$(nproc)}
@@ -28,10 +30,94 @@ export KBUILD_BUILD_USER=faultaround KBUILD_BUILD_HOST=lab
 log() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
-# The series' patches, in order (the cover letter carries no diff).
-series_patches() {
-	find "$TOP/patches" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' \
+# The numbered patches in directory $1, in order, without the cover letter
+# (it carries no diff).  Only $1 itself: patches/lab/ is not patches/.
+numbered_patches() {
+	[ -d "$1" ] || return 0
+	find "$1" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' \
 		! -name '0000-*' | sort
+}
+
+# The upstream part (what make send sends) and the lab-only part (applied
+# on top, never sent).
+series_patches() { numbered_patches "$TOP/patches"; }
+lab_patches() { numbered_patches "$TOP/patches/lab"; }
+
+# What the tree is built from, as tree.sh and series.sh record it: the
+# names and contents of both parts, and the base commit ($1, default the tag).
+applied_stamp() {
+	local files
+	files=$( (series_patches; lab_patches) | sed "s|^$TOP/patches/||")
+	printf '%s:%s\n' \
+		"$(cd "$TOP/patches" && sha256sum $files /dev/null | sha256sum | cut -d' ' -f1)" \
+		"$(git -C "$TREE" rev-parse "${1:-$BASE_TAG}^{commit}")"
+}
+
+# Header $1 of a mail or patch file $2, unfolded (one continuation line).
+mail_header() {
+	sed -n "/^$1: /{s/^$1: //;N;s/\n[[:space:]]\+/ /;s/\n.*//;p;q}" "$2"
+}
+
+# The name and the email of an identity "Name <email>".
+ident_name() { printf '%s\n' "${1% <*}"; }
+ident_email() { local e=${1##*<}; printf '%s\n' "${e%>}"; }
+
+# A reason why "$1 <$2>" is not a real person's identity, or nothing.
+# RFC 2606 reserves example.com/.org/.net; the .example top-level domain
+# of a noreply address is someone's real configured identity.
+identity_problem() {
+	local name=$1 email=$2 domain=${2##*@}
+	domain=${domain,,}
+	if [ "${email,,}" = faultaround-dev@example.org ]; then
+		echo "$email is the old shared placeholder address, not a person"
+	elif [[ ! $email =~ ^[^@[:space:]]+@[^@[:space:]]+$ ]]; then
+		echo "'$email' is not an email address"
+	elif [[ $domain == localhost || $domain == *.localhost || $domain == localhost.* ]]; then
+		echo "$email is at localhost"
+	elif [[ $domain =~ (^|\.)example\.(com|org|net)$ ]]; then
+		echo "$email is at $domain, a reserved example domain (RFC 2606)"
+	elif [[ ${name,,} =~ ^(your|full|real)\ name$|^name$|^faultaround ]]; then
+		echo "'$name' is a placeholder name"
+	fi
+}
+
+# The identity make series signs with and make send sends as: sendemail.from
+# if set (git send-email and b4 send both use it), else user.name and
+# user.email, by the normal git config lookup from the checkout.  Prints
+# "Name <email>"; dies, naming the setting, if it is missing or a
+# placeholder.  $1 is the command, for the message.
+sender_identity() {
+	local who=$1 from name email where problem
+	local fix="  set your own: git config --global user.name 'Your Full Name'; git config --global user.email you@your.domain"
+	from=$(git -C "$TOP" config sendemail.from || true)
+	if [ -n "$from" ]; then
+		where=sendemail.from
+		[[ $from =~ ^(.*[^[:space:]])[[:space:]]*\<([^<>]*)\>$ ]] ||
+			die "$who: refusing sendemail.from '$from': it is not 'Full Name <email>'"
+		name=${BASH_REMATCH[1]} email=${BASH_REMATCH[2]}
+	else
+		where="user.name/user.email"
+		name=$(git -C "$TOP" config user.name || true)
+		email=$(git -C "$TOP" config user.email || true)
+		[ -n "$name$email" ] ||
+			die "$who: refusing without an identity: git config user.name and user.email are not set (nor sendemail.from)
+$fix"
+		[ -n "$name" ] || die "$who: refusing without an identity: git config user.name is not set
+$fix"
+		[ -n "$email" ] || die "$who: refusing without an identity: git config user.email is not set
+$fix"
+	fi
+	problem=$(identity_problem "$name" "$email")
+	[ -z "$problem" ] ||
+		die "$who: refusing the placeholder identity '$name <$email>' ($where): $problem
+$fix"
+	printf '%s <%s>\n' "$name" "$email"
+}
+
+# A patch's recipients from the tree's get_maintainer.pl, one a line.
+maintainers() {
+	(cd "$TREE" && ./scripts/get_maintainer.pl --no-rolestats --no-git \
+		--no-git-fallback --no-tree "$@") | grep -v '^$' | sort -u
 }
 
 require_tree() {

@@ -1,27 +1,48 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Regenerate patches/ from the faultaround branch of the tree with
-# git format-patch: versioned, with base-commit: and the cover letter kept
-# in patches/cover-letter.txt (first line: subject; then the body).
+# git format-patch: the upstream part ($BASE_TAG..$UPSTREAM_TAG) versioned,
+# with base-commit: and the cover letter kept in patches/cover-letter.txt
+# (first line: subject; then the body), and the lab-only part
+# ($UPSTREAM_TAG..HEAD) in patches/lab/, without a cover letter.  Each patch
+# is From its commit's author and signed off by whoever runs this.
+# PATCHES=<dir> writes another copy of patches/ (make test uses it).
 . "$(dirname "$0")/lib.sh"
 require_tree
 
-version=$(cat "$TOP/patches/VERSION")
-cover=$TOP/patches/cover-letter.txt
+PATCHES=${PATCHES:-$TOP/patches}
+sender=$(sender_identity "make series") || exit 1
+version=$(cat "$PATCHES/VERSION")
+cover=$PATCHES/cover-letter.txt
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+git -C "$TREE" rev-parse -q --verify "refs/tags/$UPSTREAM_TAG" >/dev/null ||
+	die "no $UPSTREAM_TAG tag in $TREE: run 'make tree'"
+# After a rebase the tag may be left on a commit that is no longer there.
+git -C "$TREE" merge-base --is-ancestor "$BASE_TAG" "$UPSTREAM_TAG" &&
+git -C "$TREE" merge-base --is-ancestor "$UPSTREAM_TAG" HEAD ||
+	die "$UPSTREAM_TAG is not between $BASE_TAG and HEAD of $TREE (after a rebase?); point it at the last upstream commit: git -C $TREE tag -f $UPSTREAM_TAG <commit>"
+[ "$(git -C "$TREE" rev-parse "$BASE_TAG")" != "$(git -C "$TREE" rev-parse "$UPSTREAM_TAG")" ] ||
+	die "no upstream patches between $BASE_TAG and $UPSTREAM_TAG in $TREE"
+
+# --signoff and the cover letter's From take the committer: the sender.
+GIT_COMMITTER_NAME=$(ident_name "$sender")
+GIT_COMMITTER_EMAIL=$(ident_email "$sender")
+export GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
 # Threading headers carry a time-based Message-Id, so they are added by
 # git send-email at send time; without them the output is reproducible.
-# The cover letter is from the series' author, not whoever runs this.
-first=$(git -C "$TREE" rev-list --reverse "$BASE_TAG..HEAD" | sed -n 1p)
-git -C "$TREE" -c user.name="$(git -C "$TREE" log -1 --format=%an "$first")" \
-	-c user.email="$(git -C "$TREE" log -1 --format=%ae "$first")" \
-	format-patch -q -v"$version" --cover-letter \
-	--base="$BASE_TAG" --no-thread --zero-commit -o "$tmp" \
-	"$BASE_TAG..HEAD"
+# So is a fixed abbrev: git's default grows with the object count (after a
+# gc, or in a tree with history), changing every index line.
+format_patch() {
+	git -C "$TREE" -c core.abbrev=12 format-patch -q -v"$version" \
+		--signoff --no-thread --zero-commit "$@"
+}
+format_patch --cover-letter --base="$BASE_TAG" -o "$tmp/upstream" \
+	"$BASE_TAG..$UPSTREAM_TAG"
+format_patch -o "$tmp/lab" "$UPSTREAM_TAG..HEAD"
 
-python3 - "$tmp" "$cover" <<'PY'
+python3 - "$tmp/upstream" "$cover" <<'PY'
 import glob, sys
 tmp, cover = sys.argv[1], sys.argv[2]
 subject, _, body = open(cover).read().partition("\n")
@@ -37,12 +58,25 @@ lines = [date if l.startswith("Date: ") else l for l in lines]
 open(path, "w").write("\n".join(lines))
 PY
 
-rm -f "$TOP"/patches/[0-9][0-9][0-9][0-9]-*.patch
-for f in "$tmp"/*.patch; do
-	name=$(basename "$f")
-	cp "$f" "$TOP/patches/${name#v"$version"-}"
-done
+# Copy $1's patches into $2 without the version prefix, replacing the old;
+# a part without patches leaves no directory behind.
+install_part() {
+	local f name
+	rm -f "$2"/[0-9][0-9][0-9][0-9]-*.patch
+	for f in "$1"/*.patch; do
+		[ -e "$f" ] || continue
+		mkdir -p "$2"
+		name=$(basename "$f")
+		cp "$f" "$2/${name#v"$version"-}"
+	done
+	rmdir "$2" 2>/dev/null || true
+}
+install_part "$tmp/upstream" "$PATCHES"
+install_part "$tmp/lab" "$PATCHES/lab"
 # patches/ now matches the tree: tell tree.sh nothing needs re-applying.
-git -C "$TREE" config faultaround.applied \
-	"$(cat $(series_patches) /dev/null | sha256sum | cut -d' ' -f1):$(git -C "$TREE" rev-parse HEAD)"
-ls "$TOP/patches"
+if [ "$PATCHES" = "$TOP/patches" ]; then
+	git -C "$TREE" config faultaround.applied \
+		"$(applied_stamp):$(git -C "$TREE" rev-parse HEAD)"
+fi
+log "signed off by $sender"
+ls "$PATCHES" "$PATCHES/lab" 2>/dev/null || true
