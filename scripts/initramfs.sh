@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Usage: initramfs.sh <variant>  (a kernel.sh variant)
 # Build the guest's initramfs for a lab kernel: busybox-static, our init,
-# the static test and benchmark programs, and the sweep.
+# the static test and benchmark programs, the series' kselftest, and the
+# sweep.
 . "$(dirname "$0")/lib.sh"
 
 variant=${1:?usage: initramfs.sh <kernel.sh variant>}
@@ -15,6 +16,17 @@ for prog in boot/fa-test boot/fa-modtest bench/fa-bench; do
 	gcc -static -O2 -Wall -Wextra -Werror -pthread -o "$out/${prog#*/}" \
 		"$TOP/tests/$prog.c"
 done
+# The series' kselftest, from the patched tree (the harness is the tree's
+# too; it has an unused parameter, hence -Wno-unused-parameter).  Without
+# it, init reports a FAIL for it; the other modes do not need it.
+kselftest=$TREE/tools/testing/selftests/mm/fault_around.c
+rm -f "$out/fault_around"
+if [ -f "$kselftest" ]; then
+	gcc -static -O2 -Wall -Wextra -Wno-unused-parameter -Werror \
+		-o "$out/fault_around" "$kselftest"
+else
+	log "warning: no $kselftest; the boot test will fail"
+fi
 
 cat > "$out/initramfs.list" <<LIST
 dir /dev 0755 0 0
@@ -32,6 +44,8 @@ file /bin/fa-bench $out/fa-bench 0755 0 0
 file /bin/sweep.sh $TOP/tests/bench/sweep.sh 0755 0 0
 file /bin/demo.sh $TOP/tests/boot/demo.sh 0755 0 0
 LIST
+[ ! -f "$out/fault_around" ] ||
+	echo "file /bin/fault_around $out/fault_around 0755 0 0" >> "$out/initramfs.list"
 # mod_faultaround, when scripts/module.sh has built it for this kernel.
 mod=$BUILD/mod/$variant/src/mod_faultaround.ko
 [ ! -f "$mod" ] || echo "file /lib/mod_faultaround.ko $mod 0644 0 0" >> "$out/initramfs.list"
