@@ -37,6 +37,9 @@
 #ifndef CONFIG_FAULT_AROUND_ORDER
 #error "mod_faultaround needs the faultaround patch series (CONFIG_FAULT_AROUND_ORDER)"
 #endif
+#ifndef HAVE_FAULT_AROUND_POLICY
+#error "mod_faultaround needs the faultaround lab patch (patches/lab/): this kernel has no fault-around policy hook"
+#endif
 
 /* Orders are below BITS_PER_LONG; fault_around_set_order() rejects more. */
 #define FA_NR_ORDERS	BITS_PER_LONG
