@@ -131,7 +131,8 @@ series_commits() {
 
 # Kernel objects built from the C files a commit range touches.
 touched_objects() {
-	git -C "$TREE" diff --name-only "$@" -- '*.c' | sed 's/\.c$/.o/'
+	# tools/ is user space (the kselftest): kbuild does not build it.
+	git -C "$TREE" diff --name-only "$@" -- '*.c' ':!tools/' | sed 's/\.c$/.o/'
 }
 
 # Findings in $2 that $1 does not have, ignoring line and column numbers,
