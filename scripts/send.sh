@@ -36,9 +36,9 @@ for p in "${patches[@]}"; do
 	s=$(subject "$p")
 	! grep -qxF -- "$s" <<< "$lab_subjects" ||
 		refuse "$name: '$s' is a lab-only patch (patches/lab/); it is never sent"
-	[[ $s =~ ^(mm|ARM|Documentation|powerpc(/[a-z0-9_-]+)*|arm64|x86(/[a-z0-9_-]+)*|MAINTAINERS):\ (.*)$ ]] ||
-		refuse "$name: subject '$s' has no known prefix (mm:, powerpc/pseries:, ARM:, Documentation: ...)"
-	rest=${BASH_REMATCH[3]##*: }
+	[[ $s =~ ^(mm|ARM|Documentation|MAINTAINERS|arm64|(powerpc|x86|selftests)(/[a-z0-9_-]+)*):\ (.*)$ ]] ||
+		refuse "$name: subject '$s' has no known prefix (mm:, selftests/mm:, powerpc/pseries:, ARM:, Documentation: ...)"
+	rest=${BASH_REMATCH[4]##*: }
 	[[ ${rest:0:1} =~ [A-Z] ]] && refuse "$name: subject '$s' is not lower-case after the prefix"
 	[ ${#s} -le 75 ] || refuse "$name: subject is ${#s} characters, more than 75"
 done
