@@ -86,8 +86,7 @@ else
 	sets=("patched=$out/runs-normal.csv")
 	variants=normal
 fi
-# Debian's python3, which has python3-scipy (not a pyenv one on PATH).
-/usr/bin/python3 "$TOP/scripts/bench-report.py" --out "$out" \
+python3 "$TOP/scripts/bench-report.py" --out "$out" \
 	--meta "kernel=$(make -s -C "$TREE" kernelversion)" \
 	--meta "base=$BASE_VERSION" \
 	--meta "config=scripts/kernel.sh $variants" \
@@ -95,4 +94,4 @@ fi
 	--meta "clock=$CLOCK" --meta "sweep=$sizes" "${sets[@]}" |
 	tee "$out/report.txt"
 echo "raw runs and plots: $out/results.csv $out/results.json $out/*.png" >&2
-[ "${QUICK:-0}" != 1 ] || /usr/bin/python3 "$TOP/scripts/bench-shape.py" "$out/results.csv"
+[ "${QUICK:-0}" != 1 ] || python3 "$TOP/scripts/bench-shape.py" "$out/results.csv"

@@ -4,10 +4,6 @@
 # parts (or the files given): any error, warning or check fails.
 . "$(dirname "$0")/lib.sh"
 require_tree
-# checkpatch runs scripts/spdxcheck.py with python3, which needs Debian's
-# python3-ply: a python3 of pyenv's, first on PATH, fails and skips the
-# SPDX check with only a traceback.
-export PATH=/usr/bin:$PATH
 
 files=("$@")
 [ ${#files[@]} -gt 0 ] || mapfile -t files < <(series_patches; lab_patches)

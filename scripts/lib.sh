@@ -16,7 +16,10 @@ BASE_VERSION=${BASE_VERSION:-$PINNED_VERSION}
 JOBS=${JOBS:-$(nproc)}
 
 # ccache through Debian's masquerade directory covers native and cross gcc.
-export PATH=/usr/lib/ccache:$PATH
+# Then Debian's python3 before any other (a pyenv one, say): deps.sh
+# installs the modules the scripts and the kernel's tools need into it
+# (python3-ply for checkpatch's spdxcheck.py, python3-scipy for the bench).
+export PATH=/usr/lib/ccache:/usr/bin:$PATH
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/faultaround-ccache}
 export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
 # Relative paths in the hash: a clone elsewhere still hits the cache.
