@@ -7,7 +7,7 @@ S := scripts
 
 # The checks that `make check` runs; `make test` adds KUnit and the boot lab.
 CHECKS := checkpatch sparse coccicheck bisect cross fastpath module-check
-BOOT := boot-normal boot-debug
+BOOT := boot-normal boot-debug boot-arm64-64k
 TESTS := kunit $(CHECKS) upstream $(BOOT) bench-quick
 
 .PHONY: help deps tree series send upstream kunit check test kernel \
@@ -81,8 +81,9 @@ bench-quick: tree
 check: tree
 	@$(S)/run-checks.sh $(CHECKS)
 
-# make test runs KUnit with kunit.py on the other geometries only: the boot
-# lab's x86_64 kernels (4KiB pages, 512 PTEs, as UML) run the suite built in.
+# make test runs KUnit with kunit.py where no boot lab kernel runs it built
+# in: the boot lab's x86_64 kernels (4KiB pages, 512 PTEs, as UML) and its
+# arm64 64KiB-page kernel (8192 PTEs) do, beside the kselftest.
 test: export KUNIT_TARGETS ?= arm64-16k ppc64-radix arm
 test: tree
 	@$(S)/run-checks.sh $(TESTS)

@@ -10,9 +10,9 @@
 #   CLOCK=icount (guest time counts instructions) or CLOCK=wall
 #   MODCOST=1 also measures mod_faultaround (not loaded, idle, 256 overrides)
 #   AB=1 compares the patched kernel with the unpatched base, both built
-#        without KUnit (kernel.sh release and base); with KUNIT=m, both
-#        with CONFIG_KUNIT=m instead (release-kunit-m, base-kunit-m), into
-#        build/bench-kunit-m/
+#        without KUnit (kernel.sh release and base), into build/bench-ab/;
+#        with KUNIT=m, both with CONFIG_KUNIT=m instead (release-kunit-m,
+#        base-kunit-m), into build/bench-ab-kunit-m/
 #   QUICK=1 a smoke sweep (orders 0-4, 3 repetitions, 16 MiB) into
 #           build/bench-quick/, which fails unless the results have the
 #           expected shape (scripts/bench-shape.py)
@@ -23,7 +23,9 @@ if [ "${QUICK:-0}" = 1 ]; then
 	ORDERS=${ORDERS:-0 1 2 3 4} REPS=${REPS:-3} MIB=${MIB:-16}
 	out=$BUILD/bench-quick
 elif [ "${AB:-0}" = 1 ] && [ "${KUNIT:-n}" = m ]; then
-	out=$BUILD/bench-kunit-m
+	out=$BUILD/bench-ab-kunit-m
+elif [ "${AB:-0}" = 1 ]; then
+	out=$BUILD/bench-ab	# not over make bench's own results
 else
 	out=$BUILD/bench
 fi

@@ -1,16 +1,27 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Usage: boot-test.sh normal|debug
-# Build the lab kernel, mod_faultaround and the initramfs, boot it, and run
-# the runtime suite.
+# Usage: boot-test.sh normal|debug|arm64-64k
+# Build the lab kernel, mod_faultaround (x86_64) and the initramfs, boot
+# it, and run the runtime suite: the kselftest, fa-test, the built-in KUnit
+# suite on the geometry below, and on x86_64 the module's tests.
 . "$(dirname "$0")/lib.sh"
 
-variant=${1:?usage: boot-test.sh normal|debug}
+variant=${1:?usage: boot-test.sh normal|debug|arm64-64k}
+# The geometry each kernel must report: PAGE_SIZE and PTRS_PER_PTE.
+case $variant in
+normal|debug) page_size=4096 ptes=512 module=1 ;;
+arm64-64k) page_size=65536 ptes=8192 module=0 ;;
+*) die "unknown variant $variant" ;;
+esac
 kernel=$("$TOP/scripts/kernel.sh" "$variant" | tail -n1)
-"$TOP/scripts/module.sh" "$variant" >/dev/null
+[ $module = 0 ] || "$TOP/scripts/module.sh" "$variant" >/dev/null
 initrd=$("$TOP/scripts/initramfs.sh" "$variant" | tail -n1)
 # The debug kernel (KASAN, lockdep) runs the suite in about 6-9 min under
 # TCG, mostly mod_faultaround's 1024-override limit test.
 [ "$variant" = debug ] && export QEMU_TIMEOUT=${QEMU_TIMEOUT:-1500}
-# ilog2(PTRS_PER_PTE) on x86_64 with 4KiB pages.
-"$TOP/scripts/qemu-run.sh" "$kernel" "$initrd" "boot-$variant" fa.max_order=9
+max_order=0
+while [ $((1 << (max_order + 1))) -le $ptes ]; do max_order=$((max_order + 1)); done
+default_order=$(sed -n 's/^CONFIG_FAULT_AROUND_ORDER=//p' "${kernel%/arch/*}/.config")
+"$TOP/scripts/qemu-run.sh" "$kernel" "$initrd" "boot-$variant" \
+	fa.page_size=$page_size fa.ptes=$ptes fa.max_order=$max_order \
+	fa.default_order="$default_order" fa.module=$module

@@ -23,13 +23,37 @@ for p in "${pkgs[@]}"; do
 	missing+=("$p")
 done
 
-[ ${#missing[@]} -eq 0 ] && exit 0
+# The arm64 guest's busybox: Debian's arm64 package, unpacked (it cannot
+# be installed beside the amd64 one).
+fetch_busybox_arm64() {
+	local tmp
+	[ -x "$BUSYBOX_ARM64" ] && return 0
+	dpkg --print-foreign-architectures | grep -qx arm64 || {
+		[ "$(id -u)" = 0 ] || die "need root to add the arm64 architecture"
+		dpkg --add-architecture arm64
+		apt-get update -qq
+	}
+	tmp=$(mktemp -d)
+	mkdir -p "${BUSYBOX_ARM64%/bin/busybox}"
+	# An old package list may name a version the mirror no longer has.
+	get() { (cd "$tmp" && apt-get download -qq -o APT::Sandbox::User=root busybox-static:arm64); }
+	get || { apt-get update -qq && get; } ||
+		die "apt-get could not download busybox-static:arm64"
+	dpkg-deb -x "$tmp"/busybox-static_*_arm64.deb "${BUSYBOX_ARM64%/bin/busybox}"
+	rm -rf "$tmp"
+}
+
+export DEBIAN_FRONTEND=noninteractive
+if [ ${#missing[@]} -eq 0 ]; then
+	fetch_busybox_arm64
+	exit 0
+fi
 log "installing: ${missing[*]}"
 [ "$(id -u)" = 0 ] || die "need root to install: ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 if ! apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; then
 	apt-cache madison linux-source-6.12 >&2 || true
 	die "apt-get could not install: ${missing[*]} (for another base, run: make tree BASE_VERSION=<version listed above>)"
 fi
 update-ccache-symlinks || true
+fetch_busybox_arm64

@@ -3,7 +3,7 @@
 # Usage: initramfs.sh <variant>  (a kernel.sh variant)
 # Build the guest's initramfs for a lab kernel: busybox-static, our init,
 # the static test and benchmark programs, the series' kselftest, and the
-# sweep.
+# sweep.  The arm64 guest gets the kselftest and fa-test only.
 . "$(dirname "$0")/lib.sh"
 
 variant=${1:?usage: initramfs.sh <kernel.sh variant>}
@@ -12,8 +12,13 @@ out=$BUILD/boot/$variant
 mkdir -p "$out"
 [ -x "$kout/usr/gen_init_cpio" ] || die "build the $variant kernel first (make kernel)"
 
-for prog in boot/fa-test boot/fa-modtest bench/fa-bench; do
-	gcc -static -O2 -Wall -Wextra -Werror -pthread -o "$out/${prog#*/}" \
+cc=gcc busybox=/bin/busybox progs=(boot/fa-test boot/fa-modtest bench/fa-bench)
+if [ "$variant" = arm64-64k ]; then
+	cc=aarch64-linux-gnu-gcc busybox=$BUSYBOX_ARM64 progs=(boot/fa-test)
+fi
+rm -f "$out"/fa-*
+for prog in "${progs[@]}"; do
+	$cc -static -O2 -Wall -Wextra -Werror -pthread -o "$out/${prog#*/}" \
 		"$TOP/tests/$prog.c"
 done
 # The series' kselftest, from the patched tree (the harness is the tree's
@@ -22,7 +27,7 @@ done
 kselftest=$TREE/tools/testing/selftests/mm/fault_around.c
 rm -f "$out/fault_around"
 if [ -f "$kselftest" ]; then
-	gcc -static -O2 -Wall -Wextra -Wno-unused-parameter -Werror \
+	$cc -static -O2 -Wall -Wextra -Wno-unused-parameter -Werror \
 		-o "$out/fault_around" "$kselftest"
 else
 	log "warning: no $kselftest; the boot test will fail"
@@ -36,14 +41,14 @@ dir /lib 0755 0 0
 dir /proc 0755 0 0
 dir /sys 0755 0 0
 dir /tmp 1777 0 0
-file /bin/busybox /bin/busybox 0755 0 0
+file /bin/busybox $busybox 0755 0 0
 file /init $TOP/tests/boot/init 0755 0 0
-file /bin/fa-test $out/fa-test 0755 0 0
-file /bin/fa-modtest $out/fa-modtest 0755 0 0
-file /bin/fa-bench $out/fa-bench 0755 0 0
 file /bin/sweep.sh $TOP/tests/bench/sweep.sh 0755 0 0
 file /bin/demo.sh $TOP/tests/boot/demo.sh 0755 0 0
 LIST
+for prog in "${progs[@]}"; do
+	echo "file /bin/${prog#*/} $out/${prog#*/} 0755 0 0"
+done >> "$out/initramfs.list"
 [ ! -f "$out/fault_around" ] ||
 	echo "file /bin/fault_around $out/fault_around 0755 0 0" >> "$out/initramfs.list"
 # mod_faultaround, when scripts/module.sh has built it for this kernel.

@@ -1,8 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Usage: kernel.sh normal|debug|release|base|release-kunit-m|base-kunit-m
-# Build the x86_64 boot lab kernel (bzImage and modules) in
-# build/out/qemu-<variant>: allnoconfig + Kconfig.snippets fragments.
+# Usage: kernel.sh normal|debug|release|base|release-kunit-m|base-kunit-m|arm64-64k
+# Build a boot lab kernel in build/out/qemu-<variant>: allnoconfig +
+# Kconfig.snippets fragments; print the path of its image.  All but
+# arm64-64k are x86_64 (bzImage and modules).  arm64-64k is the one
+# 64KiB-page guest: the kselftest and the built-in KUnit suite, no module.
 # "release" is the normal config without KUnit, "base" the same on the
 # unpatched base: the pair that make bench AB=1 compares.  The -kunit-m
 # pair has CONFIG_KUNIT=m (make bench AB=1 KUNIT=m): the fault path must
@@ -10,11 +12,17 @@
 . "$(dirname "$0")/lib.sh"
 require_tree
 
-variant=${1:?usage: kernel.sh normal|debug|release|base|release-kunit-m|base-kunit-m}
-frags=("$TOP/Kconfig.snippets/qemu.config")
+variant=${1:?usage: kernel.sh normal|debug|release|base|release-kunit-m|base-kunit-m|arm64-64k}
+guest=x86_64 arch=x86_64 cross= image=arch/x86/boot/bzImage targets=(bzImage modules)
 src=$TREE
 case $variant in
-normal) ;;
+arm64-64k)
+	guest=$variant arch=arm64 cross=aarch64-linux-gnu-
+	image=arch/arm64/boot/Image targets=(Image) ;;
+esac
+frags=("$TOP/Kconfig.snippets/qemu.config" "$TOP/Kconfig.snippets/qemu-$guest.config")
+case $variant in
+normal|arm64-64k) ;;
 debug)	frags+=("$TOP/Kconfig.snippets/qemu-debug.config") ;;
 release|base) frags+=("$TOP/Kconfig.snippets/release.config") ;;
 release-kunit-m|base-kunit-m) frags+=("$TOP/Kconfig.snippets/kunit-m.config") ;;
@@ -30,13 +38,13 @@ mkdir -p "$out"
 # Nothing to do when the fragments and the source are what they were.
 stamp=$( (cat "${frags[@]}"; git -C "$src" rev-parse HEAD;
 	git -C "$src" status --porcelain -uno) | sha256sum | cut -d' ' -f1)
-if [ -f "$out/arch/x86/boot/bzImage" ] && [ "$(cat "$out/.faultaround-stamp" 2>/dev/null)" = "$stamp" ]; then
-	echo "$out/arch/x86/boot/bzImage"
+if [ -f "$out/$image" ] && [ "$(cat "$out/.faultaround-stamp" 2>/dev/null)" = "$stamp" ]; then
+	echo "$out/$image"
 	exit 0
 fi
 rm -f "$out/.faultaround-stamp"
 
-(cd "$src" && ARCH=x86_64 scripts/kconfig/merge_config.sh -n -O "$out" \
+(cd "$src" && ARCH=$arch CROSS_COMPILE=$cross scripts/kconfig/merge_config.sh -n -O "$out" \
 	"${frags[@]}") > "$out/merge.log" 2>&1 || { cat "$out/merge.log"; die "merge_config failed"; }
 # merge_config only warns when a requested option did not stick.  Expected
 # losses: the KUnit options without KUnit, the series' options on the base.
@@ -52,6 +60,6 @@ missing=$(grep "Value requested for" "$out/merge.log" | grep -Ev "$expected" || 
 [ -z "$missing" ] || die "$variant config: requested options are missing:
 $missing"
 log "building $variant kernel in $out"
-make -s -C "$src" O="$out" ARCH=x86_64 -j"$JOBS" bzImage modules
+make -s -C "$src" O="$out" ARCH=$arch CROSS_COMPILE=$cross -j"$JOBS" "${targets[@]}"
 echo "$stamp" > "$out/.faultaround-stamp"
-echo "$out/arch/x86/boot/bzImage"
+echo "$out/$image"

@@ -15,6 +15,7 @@ KUNIT_MIN_CASES=${KUNIT_MIN_CASES:-15}
 targets="
 um           4096      512           --arch=um
 arm64-16k    16384     2048          --arch=arm64 --cross_compile=aarch64-linux-gnu- --kconfig_add CONFIG_ARM64_16K_PAGES=y
+arm64-64k    65536     8192          --arch=arm64 --cross_compile=aarch64-linux-gnu- --kconfig_add CONFIG_ARM64_64K_PAGES=y
 ppc64-radix  65536     32            --qemu_config=$TOP/tests/kunit/powerpc64le_radix_64k.py --cross_compile=powerpc64le-linux-gnu-
 arm          4096      512           --arch=arm --cross_compile=arm-linux-gnueabihf-
 "

@@ -14,6 +14,8 @@ UPSTREAM_TAG=faultaround-upstream
 PINNED_VERSION=$(grep -v '^#' "$TOP/patches/BASE_VERSION" | sed -n 1p)
 BASE_VERSION=${BASE_VERSION:-$PINNED_VERSION}
 JOBS=${JOBS:-$(nproc)}
+# The arm64 guest's busybox (deps.sh unpacks Debian's arm64 package there).
+BUSYBOX_ARM64=$BUILD/deps/arm64/bin/busybox
 
 # ccache through Debian's masquerade directory covers native and cross gcc.
 # Then Debian's python3 before any other (a pyenv one, say): deps.sh

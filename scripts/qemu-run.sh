@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Usage: qemu-run.sh <bzImage> <initramfs> <name> [kernel args...]
-# Boot a lab kernel under QEMU and return its verdict as the exit status.
-# The console goes to build/boot/<name>.console.log, the guest's results
-# (ttyS1) to build/boot/<name>.result.log.  Any kernel splat on the
+# Usage: qemu-run.sh <image> <initramfs> <name> [kernel args...]
+# Boot a lab kernel (x86_64 bzImage or arm64 Image) under QEMU and return
+# its verdict as the exit status.  The console goes to
+# build/boot/<name>.console.log, the guest's results (a second serial port,
+# or a virtio console on arm64) to build/boot/<name>.result.log.  Any kernel splat on the
 # console fails the run, even if every test passed.  QEMU_OPTS adds QEMU
 # options (make bench uses it for -icount).
 . "$(dirname "$0")/lib.sh"
@@ -16,14 +17,27 @@ TIMEOUT=${QEMU_TIMEOUT:-600}
 SPLAT='WARNING:|BUG:|KASAN:|UBSAN:|Oops|Call Trace:|Kernel panic|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|kmemleak: [0-9]+ new suspected'
 
 boot() {	# boot <accel> <timeout> <console log> <result log> [args...]
-	local accel=$1 limit=$2 console=$3 result=$4
+	local accel=$1 limit=$2 console=$3 result=$4 machine
 	shift 4
 	: > "$console"; : > "$result"
-	timeout --foreground -k 5 "$limit" qemu-system-x86_64 \
-		-accel "$accel" -cpu max -smp 2 -m 1G -nodefaults -display none \
+	case $kernel in
+	*/arch/arm64/*)
+		# The kselftest's file is two page tables: 1GiB with 64KiB
+		# pages, and it wants twice that free.
+		machine=(qemu-system-aarch64 -M virt -cpu cortex-a57 -m 3G
+			-serial file:"$console" -device virtio-serial-device
+			-chardev file,id=result,path="$result"
+			-device virtconsole,chardev=result)
+		set -- console=ttyAMA0 fa.result=hvc0 "$@" ;;
+	*)
+		machine=(qemu-system-x86_64 -cpu max -m 1G
+			-serial file:"$console" -serial file:"$result")
+		set -- console=ttyS0 "$@" ;;
+	esac
+	timeout --foreground -k 5 "$limit" "${machine[@]}" \
+		-accel "$accel" -smp 2 -nodefaults -display none \
 		-no-reboot -kernel "$kernel" -initrd "$initrd" ${QEMU_OPTS:-} \
-		-serial file:"$console" -serial file:"$result" \
-		-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=1 $*"
+		-append "panic=-1 oops=panic panic_on_warn=1 $*"
 }
 
 # KVM only if a KVM guest really boots here (on some hosts it hangs);
@@ -42,7 +56,8 @@ accel() {
 	cat "$cache"
 }
 
-acc=$(accel)
+# KVM here runs x86_64 guests only.
+case $kernel in */arch/arm64/*) acc=tcg ;; *) acc=$(accel) ;; esac
 console=$logs/$name.console.log
 result=$logs/$name.result.log
 log "booting $name under QEMU ($acc, timeout ${TIMEOUT}s)"

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Usage: run-checks.sh <make target>...
 # Run each check (a make target), keep going after a failure, log each one
-# under build/logs/, and end with a summary line "N passed, N failed".
+# under build/logs/, and end with a summary: each check's verdict, then
+# where the KUnit suite and the kselftest ran (one line per architecture
+# and page size), then "N passed, N failed".
 . "$(dirname "$0")/lib.sh"
 
 logs=$BUILD/logs
@@ -16,10 +18,14 @@ for t in "$@"; do
 	else
 		failed=$((failed + 1)) verdict=FAIL
 	fi
-	summary+=("$(printf '%-5s %-12s %4ds' $verdict "$t" $((SECONDS - start)))")
+	summary+=("$(printf '%-5s %-14s %4ds' $verdict "$t" $((SECONDS - start)))")
 done
 echo
 echo "== summary"
 printf '%s\n' "${summary[@]}"
+for t in "$@"; do
+	grep -hE '^kunit: [^:]+: (suite|geometry)|(PASS|FAIL) (kunit|kselftest) fault_around' \
+		"$logs/$t.log" | sed "s/^/$t: /" || true
+done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

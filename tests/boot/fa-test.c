@@ -4,7 +4,7 @@
  * the QEMU guest.  Each test prints one line, "PASS <name>" or
  * "FAIL <name>: <why>"; the exit status is the number of failures.
  *
- *   fa-test [-m max_order] [-d dir] [test...]
+ *   fa-test [-m max_order] [-D default_order] [-d dir] [test...]
  *
  * Tests: defaults valid invalid stress (default: all).
  *
@@ -32,6 +32,7 @@
 #define BYTES_FILE	"/sys/kernel/debug/fault_around_bytes"
 
 static unsigned int max_order = 9;	/* ilog2(PTRS_PER_PTE), x86_64 4K */
+static long long default_order = -1;	/* the kernel's CONFIG_FAULT_AROUND_ORDER */
 static const char *dir = "/tmp";
 
 /* Write @s (exactly its bytes) to @path; return 0 or the errno. */
@@ -87,8 +88,10 @@ static void test_defaults(void)
 	long long order = read_knob(ORDER_FILE);
 	long long bytes = read_knob(BYTES_FILE);
 
-	result(order == 4 && bytes == 65536, "defaults",
-	       "order %lld bytes %lld, expected 4 and 65536", order, bytes);
+	result(default_order >= 0 && order == default_order &&
+	       bytes == page_size << default_order, "defaults",
+	       "order %lld bytes %lld, expected %lld and %lld (-D)", order,
+	       bytes, default_order, page_size << default_order);
 }
 
 /* bytes -> order, with values that are not a power of two. */
@@ -341,16 +344,19 @@ int main(int argc, char **argv)
 	long long saved;
 
 	page_size = sysconf(_SC_PAGESIZE);
-	while ((opt = getopt(argc, argv, "m:d:")) != -1) {
+	while ((opt = getopt(argc, argv, "m:D:d:")) != -1) {
 		switch (opt) {
 		case 'm':
 			max_order = atoi(optarg);
+			break;
+		case 'D':
+			default_order = atoll(optarg);
 			break;
 		case 'd':
 			dir = optarg;
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-m max_order] [-d dir] [test...]\n",
+			fprintf(stderr, "usage: %s [-m max_order] [-D default_order] [-d dir] [test...]\n",
 				argv[0]);
 			return 2;
 		}
