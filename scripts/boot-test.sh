@@ -3,16 +3,21 @@
 # Usage: boot-test.sh normal|debug|arm64-64k
 # Build the lab kernel, mod_faultaround (x86_64) and the initramfs, boot
 # it, and run the runtime suite: the kselftest, fa-test, the built-in KUnit
-# suite on the geometry below, and on x86_64 the module's tests.
+# suite on the guest's geometry (lib.sh), and on x86_64 the module's tests.
 . "$(dirname "$0")/lib.sh"
 
 variant=${1:?usage: boot-test.sh normal|debug|arm64-64k}
-# The geometry each kernel must report: PAGE_SIZE and PTRS_PER_PTE.
+guest=$(guest_of "$variant")
 case $variant in
-normal|debug) page_size=4096 ptes=512 module=1 ;;
-arm64-64k) page_size=65536 ptes=8192 module=0 ;;
+normal|debug|arm64-64k) ;;
 *) die "unknown variant $variant" ;;
 esac
+read -r page_size ptes <<< "$(geometry "$guest")"
+# The x86_64 lab kernels have no THP: the kselftest's THP test may skip
+# there, and nothing else may skip anywhere.
+module=1 skips=max_order_fills_pmd
+[ "$guest" = x86_64 ] || module=0 skips=
+
 kernel=$("$TOP/scripts/kernel.sh" "$variant" | tail -n1)
 [ $module = 0 ] || "$TOP/scripts/module.sh" "$variant" >/dev/null
 initrd=$("$TOP/scripts/initramfs.sh" "$variant" | tail -n1)
@@ -20,8 +25,9 @@ initrd=$("$TOP/scripts/initramfs.sh" "$variant" | tail -n1)
 # TCG, mostly mod_faultaround's 1024-override limit test.
 [ "$variant" = debug ] && export QEMU_TIMEOUT=${QEMU_TIMEOUT:-1500}
 max_order=0
-while [ $((1 << (max_order + 1))) -le $ptes ]; do max_order=$((max_order + 1)); done
-default_order=$(sed -n 's/^CONFIG_FAULT_AROUND_ORDER=//p' "${kernel%/arch/*}/.config")
+while [ $((1 << (max_order + 1))) -le "$ptes" ]; do max_order=$((max_order + 1)); done
+default_order=$(sed -n 's/^CONFIG_FAULT_AROUND_ORDER=//p' "$BUILD/out/qemu-$variant/.config")
+[ -n "$default_order" ] || die "no CONFIG_FAULT_AROUND_ORDER in the $variant kernel's .config"
 "$TOP/scripts/qemu-run.sh" "$kernel" "$initrd" "boot-$variant" \
-	fa.page_size=$page_size fa.ptes=$ptes fa.max_order=$max_order \
-	fa.default_order="$default_order" fa.module=$module
+	fa.page_size="$page_size" fa.ptes="$ptes" fa.max_order=$max_order \
+	fa.default_order="$default_order" fa.module=$module fa.skips="$skips"

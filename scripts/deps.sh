@@ -1,6 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Install the Debian packages the lab needs; apt-get runs only if one is absent.
+# Usage: deps.sh [arm64]
+# Install the Debian packages the lab needs; apt-get runs only if one is
+# absent.  "deps.sh arm64" (the arm64 boot lab guest, from initramfs.sh)
+# also fetches Debian's busybox-static for arm64: the first time, that
+# adds arm64 as a foreign architecture to dpkg (dpkg --add-architecture).
 . "$(dirname "$0")/lib.sh"
 
 pkgs=(
@@ -8,6 +12,7 @@ pkgs=(
 	bc bison flex libelf-dev libssl-dev dwarves kmod cpio xz-utils rsync
 	python3 python3-ply python3-git git ccache sparse coccinelle ocaml-nox
 	gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu gcc-powerpc64le-linux-gnu
+	libc6-dev-arm64-cross
 	qemu-system-x86 qemu-system-arm qemu-system-ppc busybox-static git-email libmailtools-perl python3-scipy gnuplot-nox
 )
 
@@ -27,7 +32,6 @@ done
 # be installed beside the amd64 one).
 fetch_busybox_arm64() {
 	local tmp
-	[ -x "$BUSYBOX_ARM64" ] && return 0
 	dpkg --print-foreign-architectures | grep -qx arm64 || {
 		[ "$(id -u)" = 0 ] || die "need root to add the arm64 architecture"
 		dpkg --add-architecture arm64
@@ -44,10 +48,11 @@ fetch_busybox_arm64() {
 }
 
 export DEBIAN_FRONTEND=noninteractive
-if [ ${#missing[@]} -eq 0 ]; then
+if [ "${1:-}" = arm64 ] && [ ! -x "$BUSYBOX_ARM64" ]; then
+	log "fetching busybox-static:arm64 into ${BUSYBOX_ARM64%/bin/busybox}"
 	fetch_busybox_arm64
-	exit 0
 fi
+[ ${#missing[@]} -eq 0 ] && exit 0
 log "installing: ${missing[*]}"
 [ "$(id -u)" = 0 ] || die "need root to install: ${missing[*]}"
 apt-get update -qq
@@ -56,4 +61,3 @@ if ! apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; 
 	die "apt-get could not install: ${missing[*]} (for another base, run: make tree BASE_VERSION=<version listed above>)"
 fi
 update-ccache-symlinks || true
-fetch_busybox_arm64

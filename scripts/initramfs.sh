@@ -3,18 +3,23 @@
 # Usage: initramfs.sh <variant>  (a kernel.sh variant)
 # Build the guest's initramfs for a lab kernel: busybox-static, our init,
 # the static test and benchmark programs, the series' kselftest, and the
-# sweep.  The arm64 guest gets the kselftest and fa-test only.
+# sweep.  The arm64 guest gets the kselftest and fa-test (no module, no
+# benchmark).
 . "$(dirname "$0")/lib.sh"
 
 variant=${1:?usage: initramfs.sh <kernel.sh variant>}
 kout=$BUILD/out/qemu-$variant
 out=$BUILD/boot/$variant
 mkdir -p "$out"
-[ -x "$kout/usr/gen_init_cpio" ] || die "build the $variant kernel first (make kernel)"
+[ -x "$kout/usr/gen_init_cpio" ] || die "build the $variant kernel first (scripts/kernel.sh $variant)"
 
-cc=gcc busybox=/bin/busybox progs=(boot/fa-test boot/fa-modtest bench/fa-bench)
-if [ "$variant" = arm64-64k ]; then
-	cc=aarch64-linux-gnu-gcc busybox=$BUSYBOX_ARM64 progs=(boot/fa-test)
+# C programs and scripts from tests/: the scripts are init's bench and
+# demo modes, which need the module and fa-bench.
+cc=gcc busybox=/bin/busybox
+progs=(boot/fa-test boot/fa-modtest bench/fa-bench) scripts=(bench/sweep.sh boot/demo.sh)
+if [ "$(guest_of "$variant")" = arm64-64k ]; then
+	"$TOP/scripts/deps.sh" arm64
+	cc=aarch64-linux-gnu-gcc busybox=$BUSYBOX_ARM64 progs=(boot/fa-test) scripts=()
 fi
 rm -f "$out"/fa-*
 for prog in "${progs[@]}"; do
@@ -43,11 +48,12 @@ dir /sys 0755 0 0
 dir /tmp 1777 0 0
 file /bin/busybox $busybox 0755 0 0
 file /init $TOP/tests/boot/init 0755 0 0
-file /bin/sweep.sh $TOP/tests/bench/sweep.sh 0755 0 0
-file /bin/demo.sh $TOP/tests/boot/demo.sh 0755 0 0
 LIST
 for prog in "${progs[@]}"; do
 	echo "file /bin/${prog#*/} $out/${prog#*/} 0755 0 0"
+done >> "$out/initramfs.list"
+for script in "${scripts[@]}"; do
+	echo "file /bin/${script#*/} $TOP/tests/$script 0755 0 0"
 done >> "$out/initramfs.list"
 [ ! -f "$out/fault_around" ] ||
 	echo "file /bin/fault_around $out/fault_around 0755 0 0" >> "$out/initramfs.list"

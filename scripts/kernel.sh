@@ -13,12 +13,11 @@
 require_tree
 
 variant=${1:?usage: kernel.sh normal|debug|release|base|release-kunit-m|base-kunit-m|arm64-64k}
-guest=x86_64 arch=x86_64 cross= image=arch/x86/boot/bzImage targets=(bzImage modules)
+guest=$(guest_of "$variant")
 src=$TREE
-case $variant in
-arm64-64k)
-	guest=$variant arch=arm64 cross=aarch64-linux-gnu-
-	image=arch/arm64/boot/Image targets=(Image) ;;
+case $guest in
+arm64-64k) arch=arm64 cross=aarch64-linux-gnu- image=arch/arm64/boot/Image targets=(Image) ;;
+*) arch=x86_64 cross='' image=arch/x86/boot/bzImage targets=(bzImage modules) ;;
 esac
 frags=("$TOP/Kconfig.snippets/qemu.config" "$TOP/Kconfig.snippets/qemu-$guest.config")
 case $variant in

@@ -11,20 +11,22 @@ require_tree
 SUITE=fault_around
 KUNIT_MIN_CASES=${KUNIT_MIN_CASES:-15}
 
-# target     PAGE_SIZE PTRS_PER_PTE  kunit.py arguments
+# target     kunit.py arguments (the geometry each must report: lib.sh)
 targets="
-um           4096      512           --arch=um
-arm64-16k    16384     2048          --arch=arm64 --cross_compile=aarch64-linux-gnu- --kconfig_add CONFIG_ARM64_16K_PAGES=y
-arm64-64k    65536     8192          --arch=arm64 --cross_compile=aarch64-linux-gnu- --kconfig_add CONFIG_ARM64_64K_PAGES=y
-ppc64-radix  65536     32            --qemu_config=$TOP/tests/kunit/powerpc64le_radix_64k.py --cross_compile=powerpc64le-linux-gnu-
-arm          4096      512           --arch=arm --cross_compile=arm-linux-gnueabihf-
+um           --arch=um
+arm64-16k    --arch=arm64 --cross_compile=aarch64-linux-gnu- --kconfig_add CONFIG_ARM64_16K_PAGES=y
+arm64-64k    --arch=arm64 --cross_compile=aarch64-linux-gnu- --kconfig_add CONFIG_ARM64_64K_PAGES=y
+ppc64-radix  --qemu_config=$TOP/tests/kunit/powerpc64le_radix_64k.py --cross_compile=powerpc64le-linux-gnu-
+arm          --arch=arm --cross_compile=arm-linux-gnueabihf-
 "
 want=${*:-${KUNIT_TARGETS:-}}
 fail=0
 mkdir -p "$BUILD/out"
-while read -r name page_size ptes args; do
+while read -r name args; do
 	[ -n "$name" ] || continue
 	[ -z "$want" ] || [[ " $want " == *" $name "* ]] || continue
+	geo=$(geometry "$name") || die "no geometry for $name in lib.sh"
+	read -r page_size ptes <<< "$geo"
 	json=$BUILD/kunit-$name.json raw=$BUILD/kunit-$name.ktap
 	rm -f "$json" "$raw"
 	log "kunit: $name"
@@ -38,7 +40,7 @@ while read -r name page_size ptes args; do
 	      ./tools/testing/kunit/kunit.py parse --json="$json" "$raw" \
 		> "$BUILD/kunit-$name.log" 2>&1); then
 		tail -n 40 "$raw.err" "$BUILD/kunit-$name.log"
-		echo "kunit: $name: kunit.py failed (logs: $raw, $raw.err)"
+		echo "FAIL kunit fault_around on $name: kunit.py failed (logs: $raw, $raw.err)"
 		fail=1
 		continue
 	fi
@@ -46,22 +48,25 @@ while read -r name page_size ptes args; do
 		"geometry: PAGE_SIZE $page_size PTRS_PER_PTE $ptes " <<'PY' || fail=1
 import json, sys
 path, raw, suite, minimum, name, geometry = sys.argv[1:]
+def fail(why):
+    sys.exit(f"FAIL kunit {suite} on {name}: {why}")
 groups = [g for g in json.load(open(path))["sub_groups"] if g["name"] == suite]
 if not groups:
-    sys.exit(f"kunit: {name}: suite {suite} did not run")
+    fail("the suite did not run")
 cases = groups[0]["test_cases"]
 bad = [c["name"] for c in cases if c["status"] not in ("PASS", "SKIP")]
 skipped = [c["name"] for c in cases if c["status"] == "SKIP"]
-print(f"kunit: {name}: suite {suite}: {len(cases) - len(bad) - len(skipped)}"
-      f"/{len(cases)} cases passed, {len(skipped)} skipped"
-      + (f" ({', '.join(skipped)})" if skipped else ""))
 if bad:
-    sys.exit(f"kunit: {name}: failed: " + ", ".join(bad))
+    fail("failed: " + ", ".join(bad))
 if len(cases) < int(minimum):
-    sys.exit(f"kunit: {name}: only {len(cases)} cases, expected at least {minimum}")
+    fail(f"only {len(cases)} cases, expected at least {minimum}")
 if geometry not in open(raw, errors="replace").read():
-    sys.exit(f"kunit: {name}: the kernel did not report '{geometry.strip()}'")
-print(f"kunit: {name}: {geometry.strip()}")
+    fail(f"the kernel did not report '{geometry.strip()}'")
+# One line, and only once every check passed: make test's summary lists it.
+print(f"PASS kunit {suite} on {name} ({len(cases) - len(skipped)}/{len(cases)}"
+      f" cases, {len(skipped)} skipped"
+      + (f": {', '.join(skipped)}" if skipped else "")
+      + f"; {geometry.strip()})")
 PY
 done <<< "$targets"
 exit $fail

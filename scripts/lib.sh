@@ -14,8 +14,23 @@ UPSTREAM_TAG=faultaround-upstream
 PINNED_VERSION=$(grep -v '^#' "$TOP/patches/BASE_VERSION" | sed -n 1p)
 BASE_VERSION=${BASE_VERSION:-$PINNED_VERSION}
 JOBS=${JOBS:-$(nproc)}
-# The arm64 guest's busybox (deps.sh unpacks Debian's arm64 package there).
+# The arm64 guest's busybox (deps.sh arm64 unpacks Debian's package there).
 BUSYBOX_ARM64=$BUILD/deps/arm64/bin/busybox
+
+# The page-table geometry each KUnit target and boot lab kernel must
+# report: name, PAGE_SIZE, PTRS_PER_PTE.
+GEOMETRIES="
+um           4096   512
+x86_64       4096   512
+arm64-16k    16384  2048
+arm64-64k    65536  8192
+ppc64-radix  65536  32
+arm          4096   512
+"
+geometry() { awk -v n="$1" '$1 == n { print $2, $3; f = 1 } END { exit !f }' <<< "$GEOMETRIES"; }
+
+# The boot lab guest a kernel.sh variant is for: arm64-64k, or x86_64.
+guest_of() { case $1 in arm64-64k) echo arm64-64k ;; *) echo x86_64 ;; esac; }
 
 # ccache through Debian's masquerade directory covers native and cross gcc.
 # Then Debian's python3 before any other (a pyenv one, say): deps.sh

@@ -3,14 +3,17 @@
 # Usage: qemu-run.sh <image> <initramfs> <name> [kernel args...]
 # Boot a lab kernel (x86_64 bzImage or arm64 Image) under QEMU and return
 # its verdict as the exit status.  The console goes to
-# build/boot/<name>.console.log, the guest's results (a second serial port,
-# or a virtio console on arm64) to build/boot/<name>.result.log.  Any kernel splat on the
-# console fails the run, even if every test passed.  QEMU_OPTS adds QEMU
-# options (make bench uses it for -icount).
+# build/boot/<name>.console.log, the guest's results (a second serial
+# port, or a virtio console on arm64) to build/boot/<name>.result.log.
+# Any kernel splat on the console fails the run, even if every test
+# passed.  QEMU_OPTS adds QEMU options (make bench uses it for -icount).
 . "$(dirname "$0")/lib.sh"
 
-kernel=${1:?usage: qemu-run.sh <bzImage> <initramfs> <name> [args]}
+kernel=${1:?usage: qemu-run.sh <image> <initramfs> <name> [args]}
 initrd=${2:?}; name=${3:?}; shift 3
+# An arm64 Image says so in its header: "ARM\x64" at offset 0x38.
+guest=x86_64
+[ "$(od -An -c -j56 -N4 "$kernel" | tr -d ' ')" != 'ARMd' ] || guest=arm64
 logs=$BUILD/boot
 mkdir -p "$logs"
 TIMEOUT=${QEMU_TIMEOUT:-600}
@@ -20,8 +23,8 @@ boot() {	# boot <accel> <timeout> <console log> <result log> [args...]
 	local accel=$1 limit=$2 console=$3 result=$4 machine
 	shift 4
 	: > "$console"; : > "$result"
-	case $kernel in
-	*/arch/arm64/*)
+	case $guest in
+	arm64)
 		# The kselftest's file is two page tables: 1GiB with 64KiB
 		# pages, and it wants twice that free.
 		machine=(qemu-system-aarch64 -M virt -cpu cortex-a57 -m 3G
@@ -57,7 +60,7 @@ accel() {
 }
 
 # KVM here runs x86_64 guests only.
-case $kernel in */arch/arm64/*) acc=tcg ;; *) acc=$(accel) ;; esac
+if [ $guest = arm64 ]; then acc=tcg; else acc=$(accel); fi
 console=$logs/$name.console.log
 result=$logs/$name.result.log
 log "booting $name under QEMU ($acc, timeout ${TIMEOUT}s)"
@@ -77,7 +80,8 @@ elif grep -qE "$SPLAT" "$console"; then
 fi
 if [ "$verdict" != ok ]; then
 	echo "$name: FAIL: $verdict (full log: $console); console tail:"
-	tail -n 40 "$console"
+	# Indented: make test's summary must not read it as results.
+	tail -n 40 "$console" | tr -d '\r' | sed 's/^/  | /'
 	exit 1
 fi
 echo "$name: PASS ($((SECONDS - start))s, $acc)"

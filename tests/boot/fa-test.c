@@ -32,7 +32,7 @@
 #define BYTES_FILE	"/sys/kernel/debug/fault_around_bytes"
 
 static unsigned int max_order = 9;	/* ilog2(PTRS_PER_PTE), x86_64 4K */
-static long long default_order = -1;	/* the kernel's CONFIG_FAULT_AROUND_ORDER */
+static unsigned int default_order = 4;	/* CONFIG_FAULT_AROUND_ORDER, x86_64 */
 static const char *dir = "/tmp";
 
 /* Write @s (exactly its bytes) to @path; return 0 or the errno. */
@@ -87,11 +87,11 @@ static void test_defaults(void)
 {
 	long long order = read_knob(ORDER_FILE);
 	long long bytes = read_knob(BYTES_FILE);
+	long long want = (long long)page_size << default_order;
 
-	result(default_order >= 0 && order == default_order &&
-	       bytes == page_size << default_order, "defaults",
-	       "order %lld bytes %lld, expected %lld and %lld (-D)", order,
-	       bytes, default_order, page_size << default_order);
+	result(order == default_order && bytes == want, "defaults",
+	       "order %lld bytes %lld, expected %lld and %lld", order, bytes,
+	       default_order, want);
 }
 
 /* bytes -> order, with values that are not a power of two. */
@@ -285,12 +285,14 @@ static void *stress_reader(void *arg)
 
 static void test_stress(void)
 {
-	static const char *const inputs[] = {
-		"0\n", "1\n", "4\n", "9\n", "10\n", "-1\n", "3x\n", "\n",
+	/* The largest order and one more, a page table and a page more. */
+	char top[16], above[16], table[32], over[32];
+	const char *const inputs[] = {
+		"0\n", "1\n", "4\n", top, above, "-1\n", "3x\n", "\n",
 		"99999999999999999999999\n",
 	};
-	static const char *const byte_inputs[] = {
-		"0\n", "4096\n", "65536\n", "20000\n", "2097152\n", "2101248\n",
+	const char *const byte_inputs[] = {
+		"0\n", "4096\n", "65536\n", "20000\n", table, over,
 		"abc\n", "18446744073709551615\n",
 	};
 	struct stress st = { .len = 4096 * page_size };
@@ -298,6 +300,10 @@ static void test_stress(void)
 	time_t end = time(NULL) + 5;
 	unsigned int i, writes = 0;
 
+	snprintf(top, sizeof(top), "%u\n", max_order);
+	snprintf(above, sizeof(above), "%u\n", max_order + 1);
+	snprintf(table, sizeof(table), "%ld\n", page_size << max_order);
+	snprintf(over, sizeof(over), "%ld\n", (page_size << max_order) + page_size);
 	st.fd = make_file("fa-stress", 4096);
 	if (st.fd < 0) {
 		result(false, "stress", "cannot create the file");
@@ -337,6 +343,22 @@ static const struct {
 	{ "stress", test_stress },
 };
 
+/* An order for -m or -D: a whole decimal number below 64. */
+static int parse_order(const char *s, unsigned int *order)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || v >= 64) {
+		fprintf(stderr, "fa-test: bad order '%s'\n", s);
+		return -1;
+	}
+	*order = v;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned int i;
@@ -347,10 +369,12 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "m:D:d:")) != -1) {
 		switch (opt) {
 		case 'm':
-			max_order = atoi(optarg);
+			if (parse_order(optarg, &max_order))
+				return 2;
 			break;
 		case 'D':
-			default_order = atoll(optarg);
+			if (parse_order(optarg, &default_order))
+				return 2;
 			break;
 		case 'd':
 			dir = optarg;
