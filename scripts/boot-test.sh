@@ -12,7 +12,8 @@ case $variant in
 normal|debug|arm64-64k) ;;
 *) die "unknown variant $variant" ;;
 esac
-read -r page_size ptes <<< "$(geometry "$guest")"
+geo=$(geometry "$guest") || die "no geometry for $guest in lib.sh"
+read -r page_size ptes <<< "$geo"
 # The x86_64 lab kernels have no THP: the kselftest's THP test may skip
 # there, and nothing else may skip anywhere.
 module=1 skips=max_order_fills_pmd

@@ -480,9 +480,10 @@ int main(int argc, char **argv)
 
 	page_size = sysconf(_SC_PAGESIZE);
 	while ((opt = getopt(argc, argv, "m:k:")) != -1) {
-		if (opt == 'm')
-			max_order = atoi(optarg);
-		else if (opt == 'k')
+		if (opt == 'm') {
+			if (parse_order(optarg, &max_order))
+				return 2;
+		} else if (opt == 'k')
 			module = optarg;
 		else
 			return 2;

@@ -90,7 +90,7 @@ static void test_defaults(void)
 	long long want = (long long)page_size << default_order;
 
 	result(order == default_order && bytes == want, "defaults",
-	       "order %lld bytes %lld, expected %lld and %lld", order, bytes,
+	       "order %lld bytes %lld, expected %u and %lld", order, bytes,
 	       default_order, want);
 }
 
@@ -327,7 +327,7 @@ static void test_stress(void)
 	for (i = 0; i < 3; i++)
 		pthread_join(t[i], NULL);
 	close(st.fd);
-	set_order(4);
+	set_order(default_order);
 	result(!st.bad_reads && !st.bad_data && st.faults > 0, "stress",
 	       "%ld invalid values read, %ld bad mappings, %ld faults, %u writes",
 	       st.bad_reads, st.bad_data, st.faults, writes);
@@ -342,22 +342,6 @@ static const struct {
 	{ "invalid", test_invalid },
 	{ "stress", test_stress },
 };
-
-/* An order for -m or -D: a whole decimal number below 64. */
-static int parse_order(const char *s, unsigned int *order)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || v >= 64) {
-		fprintf(stderr, "fa-test: bad order '%s'\n", s);
-		return -1;
-	}
-	*order = v;
-	return 0;
-}
 
 int main(int argc, char **argv)
 {

@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Helpers shared by the boot lab's guest test programs: the PASS/FAIL
- * lines and an aligned file mapping.  Each program is one static binary,
- * so these are static functions in a header.
+ * lines (printf-checked), an aligned file mapping and the parsing of an
+ * order option.  Each program is one static binary, so these are static
+ * functions in a header.
  */
 #ifndef FA_LAB_H
 #define FA_LAB_H
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 
 #define ORDER_FILE	"/sys/kernel/debug/fault_around_order"
@@ -19,6 +22,8 @@ static long page_size;
 static int failures;
 
 /* One line per test: "PASS <name>" or "FAIL <name>: <why>". */
+static void result(bool ok, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 static void result(bool ok, const char *name, const char *fmt, ...)
 {
 	va_list ap;
@@ -55,6 +60,22 @@ static char *map_aligned(int fd, size_t len)
 	if (mmap(a, len, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED)
 		return NULL;
 	return a;
+}
+
+/* An order given on the command line: a whole decimal number below 64. */
+static int parse_order(const char *s, unsigned int *order)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || v >= 64) {
+		fprintf(stderr, "bad order '%s'\n", s);
+		return -1;
+	}
+	*order = v;
+	return 0;
 }
 
 #endif /* FA_LAB_H */
