@@ -6,7 +6,8 @@
  *   order  the global fault-around order (the kernel's own knob)
  *   vma    per-VMA overrides: "<pid> <address> <order>", "<pid> <address>
  *          default", "clear"; reading lists "pid start-end order hits"
- *   stats  faults decided per order, override hits and misses; "0" resets
+ *   stats  faults decided per order, override hits and misses, and the
+ *          kernel's fault_around counters since load; "0" resets
  *
  * See Documentation/module.rst in the faultaround project.
  */
@@ -30,6 +31,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <linux/vmstat.h>
 #include <linux/workqueue.h>
 
 #include "faultaround.h"
@@ -42,7 +44,7 @@
 #error "mod_faultaround needs the faultaround lab patch (patches/lab/)"
 #endif
 
-/* Orders are below BITS_PER_LONG; fault_around_set_order() rejects more. */
+/* Orders are below BITS_PER_LONG; the kernel rejects more. */
 #define FA_NR_ORDERS	BITS_PER_LONG
 
 static struct fa_table __rcu *fa_table;
@@ -53,6 +55,8 @@ static struct dentry *fa_dir;
 
 static atomic_long_t fa_decided[FA_NR_ORDERS];
 static atomic_long_t fa_hits, fa_misses;
+/* /proc/vmstat's fault_around and fault_around_mapped at the last reset. */
+static unsigned long fa_vm_base[2];
 
 static unsigned int fa_max_order(void)
 {
@@ -386,8 +390,31 @@ static const struct file_operations fa_vma_fops = {
 	.release = single_release,
 };
 
+/*
+ * The kernel counts what fault-around maps (/proc/vmstat); the stats show
+ * its counters since the last reset instead of counting again here.
+ */
+static int fa_vm_read(unsigned long val[2])
+{
+#ifdef CONFIG_VM_EVENT_COUNTERS
+	unsigned long *ev = kmalloc_array(NR_VM_EVENT_ITEMS, sizeof(*ev),
+					  GFP_KERNEL);
+
+	if (!ev)
+		return -ENOMEM;
+	all_vm_events(ev);
+	val[0] = ev[FAULT_AROUND];
+	val[1] = ev[FAULT_AROUND_MAPPED];
+	kfree(ev);
+	return 0;
+#else
+	return -EOPNOTSUPP;
+#endif
+}
+
 static int fa_stats_show(struct seq_file *m, void *v)
 {
+	unsigned long vm[2];
 	unsigned int o;
 
 	seq_printf(m, "hits %ld\nmisses %ld\n", atomic_long_read(&fa_hits),
@@ -395,6 +422,12 @@ static int fa_stats_show(struct seq_file *m, void *v)
 	for (o = 0; o <= fa_max_order(); o++)
 		seq_printf(m, "order%u %ld\n", o,
 			   atomic_long_read(&fa_decided[o]));
+	if (!fa_vm_read(vm)) {
+		mutex_lock(&fa_lock);
+		seq_printf(m, "fault_around %lu\nfault_around_mapped %lu\n",
+			   vm[0] - fa_vm_base[0], vm[1] - fa_vm_base[1]);
+		mutex_unlock(&fa_lock);
+	}
 	return 0;
 }
 
@@ -406,6 +439,7 @@ static int fa_stats_open(struct inode *inode, struct file *file)
 static ssize_t fa_stats_write(struct file *file, const char __user *ubuf,
 			      size_t len, loff_t *ppos)
 {
+	unsigned long vm[2];
 	unsigned int val, o;
 	int err;
 
@@ -414,6 +448,14 @@ static ssize_t fa_stats_write(struct file *file, const char __user *ubuf,
 		return err;
 	if (val)
 		return -EINVAL;	/* only "0": reset */
+	err = fa_vm_read(vm);
+	if (err && err != -EOPNOTSUPP)
+		return err;
+	if (!err) {
+		mutex_lock(&fa_lock);
+		memcpy(fa_vm_base, vm, sizeof(vm));
+		mutex_unlock(&fa_lock);
+	}
 	atomic_long_set(&fa_hits, 0);
 	atomic_long_set(&fa_misses, 0);
 	for (o = 0; o < FA_NR_ORDERS; o++)
@@ -441,12 +483,16 @@ static int fa_order_set(void *data, u64 val)
 {
 	if (val > fa_max_order())
 		return -EINVAL;
-	return fault_around_set_order(val) < 0 ? -EINVAL : 0;
+	return fault_around_module_set_order(val) < 0 ? -EINVAL : 0;
 }
 DEFINE_DEBUGFS_ATTRIBUTE(fa_order_fops, fa_order_get, fa_order_set, "%llu\n");
 
 static int __init fa_init(void)
 {
+	unsigned long vm[2];
+
+	if (!fa_vm_read(vm))
+		memcpy(fa_vm_base, vm, sizeof(vm));
 	fa_dir = debugfs_create_dir("faultaround", NULL);
 	if (IS_ERR(fa_dir))
 		return PTR_ERR(fa_dir);

@@ -34,6 +34,9 @@ def load(label, path):
         for k in ("threads", "order", "rep", "minflt", "majflt", "ns", "pages",
                   "mapped"):
             r[k] = int(r[k])
+        # /proc/vmstat's fault-around counters: -1 on a kernel without them.
+        for k in ("fa_calls", "fa_mapped"):
+            r[k] = int(r.get(k) or -1)
         r["label"] = label
     return rows
 
@@ -81,8 +84,8 @@ def table(runs, workload, threads, orders, out):
         (f"{o} (baseline)" if o == orders[0] else str(o)).rjust(w) for o in orders))
     rows = []
     metrics = [("minor-faults", "minflt", 1, "")]
-    if workload != "exec":	# the children's mappings are gone
-        metrics.append(("pages-mapped", "mapped", 1, ""))
+    if all(r["fa_mapped"] >= 0 for r in sel):
+        metrics.append(("fa-mapped", "fa_mapped", 1, ""))
     metrics.append(("time", "ns", 1e-6, " ms"))
     for metric, key, scale, unit in metrics:
         means, line, sdl, chg = {}, [], [], []
@@ -104,6 +107,30 @@ def table(runs, workload, threads, orders, out):
         out.append(f"  %chg {metric}".ljust(22) + "".join(chg))
     out.append("")
     return rows
+
+
+def crosscheck(runs):
+    """Where the counters and the mapping's Rss both apply (not exec, whose
+    children's mappings are gone), they must agree: at order 0 nothing is
+    counted; with one thread, every fault in the mapping faults around and
+    maps its own page, so Rss = fa_calls + fa_mapped; with more, a thread
+    can fault on a page that another's window just mapped, so
+    fa_mapped <= Rss <= fa_calls + fa_mapped.  Returns the disagreements."""
+    bad = []
+    for r in runs:
+        if r["workload"] == "exec" or r["fa_calls"] < 0:
+            continue
+        calls, fa, rss = r["fa_calls"], r["fa_mapped"], r["mapped"]
+        if r["order"] == 0:
+            ok = calls == 0 and fa == 0
+        elif r["threads"] == 1:
+            ok = rss == calls + fa
+        else:
+            ok = fa <= rss <= calls + fa
+        if not ok:
+            bad.append(f"{r['workload']} threads={r['threads']} order={r['order']} "
+                       f"rep={r['rep']}: Rss {rss}, fa_calls {calls}, fa_mapped {fa}")
+    return bad
 
 
 def recommend(workload, results):
@@ -218,8 +245,8 @@ def main():
         "fewer faults or less time.",
         f"'*' marks a change significant at 95% (Welch's t-test, p < {ALPHA}), "
         "'~' a change within noise.",
-        "pages-mapped: the mapping's Rss after the run (smaps): the pages "
-        "touched plus those fault-around mapped.",
+        "fa-mapped: the pages fault-around mapped besides the faulting ones, "
+        "from /proc/vmstat's fault_around_mapped (its delta over the run).",
         "",
     ]
     recs = []
@@ -230,6 +257,21 @@ def main():
         recs.append(recommend(workload, results))
     out.append("Recommendations:")
     out += ["  " + r for r in recs]
+
+    checked = [r for r in runs if r["workload"] != "exec" and r["fa_calls"] >= 0]
+    bad = crosscheck(runs)
+    out.append("")
+    if not checked:
+        out.append("Cross-check of the counters against Rss: not run (no "
+                   "fault_around counters in /proc/vmstat).")
+    elif bad:
+        out.append(f"Cross-check of the counters against Rss: {len(bad)} of "
+                   f"{len(checked)} runs DISAGREE:")
+        out += ["  " + b for b in bad]
+    else:
+        wls = ", ".join(dict.fromkeys(r["workload"] for r in checked))
+        out.append(f"Cross-check of the counters against Rss ({len(checked)} "
+                   f"runs of {wls}): all agree.")
 
     if modruns:
         ratios(f"Module cost at the default order {modruns[0]['order']}: mean time "
@@ -256,6 +298,8 @@ def main():
         json.dump({"environment": meta, "runs": allruns, "report": out,
                    "plots": pngs}, f, indent=1)
     print("\n".join(out))
+    if checked and bad:
+        sys.exit("bench-report: the fault-around counters disagree with Rss")
 
 
 if __name__ == "__main__":

@@ -4,6 +4,8 @@
 # Build the lab kernel, mod_faultaround (x86_64) and the initramfs, boot
 # it, and run the runtime suite: the kselftest, fa-test, the built-in KUnit
 # suite on the guest's geometry (lib.sh), and on x86_64 the module's tests.
+# Then, but for debug, boot it with fault_around_bytes= four times: a
+# valid value, one above a page table, one that is not a size, and 0.
 . "$(dirname "$0")/lib.sh"
 
 variant=${1:?usage: boot-test.sh normal|debug|arm64-64k}
@@ -29,6 +31,27 @@ max_order=0
 while [ $((1 << (max_order + 1))) -le "$ptes" ]; do max_order=$((max_order + 1)); done
 default_order=$(sed -n 's/^CONFIG_FAULT_AROUND_ORDER=//p' "$BUILD/out/qemu-$variant/.config")
 [ -n "$default_order" ] || die "no CONFIG_FAULT_AROUND_ORDER in the $variant kernel's .config"
+fail=0
 "$TOP/scripts/qemu-run.sh" "$kernel" "$initrd" "boot-$variant" \
 	fa.page_size="$page_size" fa.ptes="$ptes" fa.max_order=$max_order \
-	fa.default_order="$default_order" fa.module=$module fa.skips="$skips"
+	fa.default_order="$default_order" fa.module=$module fa.skips="$skips" ||
+	fail=1
+[ "$variant" != debug ] || exit $fail
+
+# fault_around_bytes= <value> <order> <source> <message>, in KiB so that
+# the suffix is parsed too: 25 pages round down to 16 (order 4); twice a
+# page table is ignored, as is a value that is not a size, and the
+# default stays; 0 turns fault-around off.
+kib=$((page_size / 1024))
+while read -r value want source msg; do
+	QEMU_TIMEOUT=300 "$TOP/scripts/qemu-run.sh" "$kernel" "$initrd" \
+		"boot-$variant-param-$value" kunit.enable=0 fa.mode=param \
+		fault_around_bytes="$value" fa.want="$want" fa.source="$source" \
+		fa.msg="$msg" || fail=1
+done <<PARAMS
+$((25 * kib))K		4		boot	set
+$((2 * ptes * kib))K	$default_order	default	range
+64Q			$default_order	default	size
+0			0		boot	set
+PARAMS
+exit $fail

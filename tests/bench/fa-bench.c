@@ -8,13 +8,16 @@
  *   fa-bench -H n [-d dir]
  *
  * Prints one line: "<minor faults> <major faults> <elapsed ns> <pages>
- * <mapped>".  The faults are those of the workers' loops
- * (getrusage(RUSAGE_THREAD)), after the file has been put in the page
- * cache; the time spans creating the workers to joining them; <pages> is
- * the pages touched (for exec, the starts); <mapped> the pages the
- * mapping has in the end (its Rss in /proc/self/smaps: the touched ones
- * plus what fault-around added; 0 for exec).  For exec, the threads share
- * the starts, and the faults are those of the children.
+ * <mapped> <fa calls> <fa mapped>".  The faults are those of the workers'
+ * loops (getrusage(RUSAGE_THREAD)), after the file has been put in the
+ * page cache; the time spans creating the workers to joining them;
+ * <pages> is the pages touched (for exec, the starts); <mapped> the pages
+ * the mapping has in the end (its Rss in /proc/self/smaps: the touched
+ * ones plus what fault-around added; 0 for exec).  <fa calls> and <fa
+ * mapped> are the deltas of /proc/vmstat's fault_around and
+ * fault_around_mapped over the same span, system-wide (-1 on a kernel
+ * without them).  For exec, the threads share the starts, and the faults
+ * are those of the children.
  *
  * -H n holds n one-page file mappings, prints "<pid> <address>" for each
  * and waits to be killed: the other mappings that the module-cost runs
@@ -118,6 +121,37 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+/* fault_around and fault_around_mapped from /proc/vmstat; -1 if absent. */
+static void read_counters(long long c[2])
+{
+	char name[64];
+	long long val;
+	FILE *f;
+
+	c[0] = c[1] = -1;
+	f = fopen("/proc/vmstat", "r");
+	if (!f)
+		die("/proc/vmstat");
+	while (fscanf(f, "%63s %lld", name, &val) == 2) {
+		if (!strcmp(name, "fault_around"))
+			c[0] = val;
+		else if (!strcmp(name, "fault_around_mapped"))
+			c[1] = val;
+	}
+	fclose(f);
+}
+
+/* @after - @before of each counter, or -1 where the kernel has none. */
+static void print_counters(const long long before[2], const long long after[2])
+{
+	int i;
+
+	for (i = 0; i < 2; i++)
+		printf(" %lld", before[i] < 0 || after[i] < 0 ? -1 :
+		       after[i] - before[i]);
+	printf("\n");
+}
+
 /* The Rss of the mapping at @addr, in pages, from /proc/self/smaps. */
 static long mapped_pages(const void *addr)
 {
@@ -216,6 +250,7 @@ int main(int argc, char **argv)
 	unsigned int starts = 50, held = 0, i;
 	size_t mib = 64;
 	struct rusage before, after;
+	long long fa_before[2], fa_after[2];
 	unsigned long long t0, t1;
 	pthread_t *tids;
 	int opt;
@@ -265,6 +300,7 @@ int main(int argc, char **argv)
 	tids = calloc(nthreads, sizeof(*tids));
 	thread_minflt = calloc(nthreads, sizeof(*thread_minflt));
 	thread_majflt = calloc(nthreads, sizeof(*thread_majflt));
+	read_counters(fa_before);
 	getrusage(RUSAGE_CHILDREN, &before);
 	t0 = now_ns();
 	for (i = 0; i < nthreads; i++)
@@ -273,10 +309,12 @@ int main(int argc, char **argv)
 	for (i = 0; i < nthreads; i++)
 		pthread_join(tids[i], NULL);
 	t1 = now_ns();
+	read_counters(fa_after);
 	if (workload == EXEC) {
 		getrusage(RUSAGE_CHILDREN, &after);
-		printf("%ld %ld %llu %zu 0\n", after.ru_minflt - before.ru_minflt,
+		printf("%ld %ld %llu %zu 0", after.ru_minflt - before.ru_minflt,
 		       after.ru_majflt - before.ru_majflt, t1 - t0, nwork);
+		print_counters(fa_before, fa_after);
 		return 0;
 	}
 	memset(&after, 0, sizeof(after));
@@ -284,7 +322,8 @@ int main(int argc, char **argv)
 		after.ru_minflt += thread_minflt[i];
 		after.ru_majflt += thread_majflt[i];
 	}
-	printf("%ld %ld %llu %zu %ld\n", after.ru_minflt, after.ru_majflt,
+	printf("%ld %ld %llu %zu %ld", after.ru_minflt, after.ru_majflt,
 	       t1 - t0, nwork, mapped_pages(map));
+	print_counters(fa_before, fa_after);
 	return 0;
 }

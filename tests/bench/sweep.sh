@@ -114,11 +114,11 @@ run1() {
 	out=$($bench -w "$2" -t "$3" -m "$mib" -s "$5" -d "$dir") ||
 		die "fa-bench failed"
 	set -- "$@" $out
-	echo "$2,$3,$4,$1,$5,$6,$7,$8,$9,${10}"
+	echo "$2,$3,$4,$1,$5,$6,$7,$8,$9,${10},${11},${12}"
 	echo "[$run/$total] $2 threads=$3 order=$4 $1 rep=$5: $6 minor faults, $(($8 / 1000)) us" >&2
 }
 
-echo "workload,threads,order,setup,rep,minflt,majflt,ns,pages,mapped"
+echo "workload,threads,order,setup,rep,minflt,majflt,ns,pages,mapped,fa_calls,fa_mapped"
 for w in $workloads; do
 	for t in $threads; do
 		rep=1

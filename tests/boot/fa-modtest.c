@@ -150,10 +150,14 @@ static void test_ab(void)
 	int fd = make_file("/tmp/fa-ab", NPAGES);
 	char *a = map_aligned(fd, NPAGES * page_size);
 	char *b = map_aligned(fd, NPAGES * page_size);
-	long fa, fb, ha, hb, o0, o4, hits;
+	long fa, fb, ha, hb, o0, o4, hits, calls, mapped;
 
 	cmd("clear\n");
 	set_order(2);
+	/* The code that runs after the reset, faulted in before it. */
+	read_pages(a, 0);
+	hits_of(a);
+	stat_of("hits");
 	if (!a || !b || cmd("%d %p 0\n", getpid(), a) ||
 	    cmd("%d %p 4\n", getpid(), b + 5 * page_size) ||
 	    put(DIR_ "stats", "0\n", 2)) {
@@ -167,6 +171,8 @@ static void test_ab(void)
 	o0 = stat_of("order0");
 	o4 = stat_of("order4");
 	hits = stat_of("hits");
+	calls = stat_of("fault_around");
+	mapped = stat_of("fault_around_mapped");
 	result(fa == (long)NPAGES, "ab mapping A order 0",
 	       "%ld faults, expected %lu", fa, NPAGES);
 	result(fb == (long)(NPAGES >> 4), "ab mapping B order 4",
@@ -176,6 +182,10 @@ static void test_ab(void)
 	result(o0 == fa && o4 == fb && hits == fa + fb, "ab stats",
 	       "order0 %ld order4 %ld hits %ld, faults A %ld B %ld", o0, o4,
 	       hits, fa, fb);
+	/* Only B faults around: each fault maps its own page and 15 more. */
+	result(calls == fb && mapped == (long)NPAGES - fb, "ab stats vmstat",
+	       "fault_around %ld fault_around_mapped %ld, expected %ld and %ld",
+	       calls, mapped, fb, (long)NPAGES - fb);
 	cmd("clear\n");
 	set_order(4);
 	munmap(a, NPAGES * page_size);

@@ -4,9 +4,12 @@
  * the QEMU guest.  Each test prints one line, "PASS <name>" or
  * "FAIL <name>: <why>"; the exit status is the number of failures.
  *
- *   fa-test [-m max_order] [-D default_order] [-d dir] [test...]
+ *   fa-test [-m max_order] [-D default_order] [-S source] [-d dir] [test...]
  *
- * Tests: defaults valid invalid stress (default: all).
+ * Tests: defaults trace valid invalid stress (default: all).  trace reads
+ * a file at the order in effect, which -S says who set (as the
+ * mm_fault_around tracepoint names it), and checks the traced faults
+ * against /proc/vmstat's fault_around counters and the file's pages.
  *
  * What one fault maps at each order, fault_around_bytes against every
  * order, and EINVAL above the largest order are the kselftest's
@@ -30,10 +33,13 @@
 #include "lab.h"
 
 #define BYTES_FILE	"/sys/kernel/debug/fault_around_bytes"
+#define EVENT_DIR	"/sys/kernel/tracing/events/fault_around/mm_fault_around"
+#define TRACE_FILE	"/sys/kernel/tracing/trace"
 
 static unsigned int max_order = 9;	/* ilog2(PTRS_PER_PTE), x86_64 4K */
 static unsigned int default_order = 4;	/* CONFIG_FAULT_AROUND_ORDER, x86_64 */
 static const char *dir = "/tmp";
+static const char *source = "debugfs";	/* the kselftest set it last */
 
 /* Write @s (exactly its bytes) to @path; return 0 or the errno. */
 static int write_knob(const char *path, const char *s)
@@ -244,6 +250,147 @@ static long count_faults(int fd, size_t len, size_t stride, bool *data_ok)
 	return after - before;
 }
 
+struct counters {
+	unsigned long long calls;	/* fault_around */
+	unsigned long long mapped;	/* fault_around_mapped */
+};
+
+/* From the open /proc/vmstat @fd: pread, so no new process faults. */
+static bool read_counters(int fd, struct counters *c)
+{
+	static char buf[16384];
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	char *p;
+	int found = 0;
+
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (sscanf(p, "fault_around %llu", &c->calls) == 1)
+			found |= 1;
+		else if (sscanf(p, "fault_around_mapped %llu", &c->mapped) == 1)
+			found |= 2;
+	}
+	return found == 3;
+}
+
+struct traced {
+	unsigned long events, mapped, foreign;
+	char first[512];	/* the first event, for the docs */
+};
+
+/*
+ * Sum the mm_fault_around events in the trace; count those that are not
+ * for inode @ino at @order, set by @source, as foreign.
+ */
+static bool read_trace(unsigned long ino, unsigned int order,
+		       struct traced *t)
+{
+	FILE *f = fopen(TRACE_FILE, "r");
+	char line[512], src[32];
+	unsigned long e_ino, e_mapped;
+	unsigned int e_order;
+	const char *p;
+
+	if (!f)
+		return false;
+	memset(t, 0, sizeof(*t));
+	while (fgets(line, sizeof(line), f)) {
+		p = strstr(line, "mm_fault_around: ");
+		if (!p)
+			continue;
+		if (!t->events++)
+			snprintf(t->first, sizeof(t->first), "%s", line);
+		if (sscanf(strstr(p, " ino ") ?: "", " ino %lx", &e_ino) != 1 ||
+		    sscanf(strstr(p, " order ") ?: "", " order %u source %31s",
+			   &e_order, src) != 2 ||
+		    sscanf(strstr(p, " mapped ") ?: "", " mapped %lu",
+			   &e_mapped) != 1) {
+			t->foreign++;
+			continue;
+		}
+		t->mapped += e_mapped;
+		if (e_ino != ino || e_order != order || strcmp(src, source))
+			t->foreign++;
+	}
+	fclose(f);
+	return true;
+}
+
+/*
+ * Read every page of a file once, with the event on: every fault-around
+ * is traced, for this file, at the order in effect and from -S's source;
+ * the events and their pages mapped equal the counters' deltas, and with
+ * the mapping aligned to whole windows, faults plus pages mapped around
+ * are the file's pages.
+ */
+static void test_trace(void)
+{
+	long long order = read_knob(ORDER_FILE);
+	size_t pages = 256, len = pages * page_size;
+	struct counters a, b;
+	struct traced t;
+	struct stat st;
+	long faults;
+	bool data_ok;
+	char why[800] = "";
+	int fd, vm;
+
+	fd = make_file("trace", pages);
+	vm = open("/proc/vmstat", O_RDONLY);
+	if (fd < 0 || vm < 0 || fstat(fd, &st) || order < 0) {
+		result(false, "trace", "setup: %s", strerror(errno));
+		goto out;
+	}
+	/* Once without the event: the code on this path is faulted in. */
+	count_faults(fd, len, page_size, &data_ok);
+	if (!read_counters(vm, &a) ||
+	    close(open(TRACE_FILE, O_WRONLY | O_TRUNC)) ||
+	    write_knob(EVENT_DIR "/enable", "1")) {
+		result(false, "trace", "no fault_around counters or event: %s",
+		       strerror(errno));
+		goto out;
+	}
+	read_counters(vm, &a);
+	faults = count_faults(fd, len, page_size, &data_ok);
+	read_counters(vm, &b);
+	write_knob(EVENT_DIR "/enable", "0");
+	if (!read_trace(st.st_ino, order, &t)) {
+		result(false, "trace", "cannot read %s: %s", TRACE_FILE,
+		       strerror(errno));
+		goto out;
+	}
+	if (t.events != b.calls - a.calls || t.mapped != b.mapped - a.mapped)
+		snprintf(why, sizeof(why),
+			 "traced %lu events mapping %lu pages, vmstat counted %llu and %llu",
+			 t.events, t.mapped, b.calls - a.calls,
+			 b.mapped - a.mapped);
+	else if (t.foreign)
+		snprintf(why, sizeof(why),
+			 "%lu of %lu events not for this file at order %lld from %s; first: %s",
+			 t.foreign, t.events, order, source, t.first);
+	else if (order && (t.events != (unsigned long)faults ||
+			   faults + t.mapped != pages))
+		snprintf(why, sizeof(why),
+			 "order %lld: %ld faults, %lu traced, %lu pages mapped around, for %zu pages",
+			 order, faults, t.events, t.mapped, pages);
+	else if (!order && (t.events || faults != (long)pages))
+		snprintf(why, sizeof(why),
+			 "order 0: %lu events traced, %ld faults for %zu pages",
+			 t.events, faults, pages);
+	else if (!data_ok)
+		snprintf(why, sizeof(why), "wrong data read");
+	result(!why[0], "trace", "%s", why);
+	if (!why[0] && t.events)
+		printf("INFO trace: %s", t.first);
+out:
+	if (vm >= 0)
+		close(vm);
+	if (fd >= 0)
+		close(fd);
+}
+
 struct stress {
 	int fd;
 	size_t len;
@@ -338,6 +485,7 @@ static const struct {
 	void (*fn)(void);
 } tests[] = {
 	{ "defaults", test_defaults },
+	{ "trace", test_trace },
 	{ "valid", test_valid },
 	{ "invalid", test_invalid },
 	{ "stress", test_stress },
@@ -350,7 +498,7 @@ int main(int argc, char **argv)
 	long long saved;
 
 	page_size = sysconf(_SC_PAGESIZE);
-	while ((opt = getopt(argc, argv, "m:D:d:")) != -1) {
+	while ((opt = getopt(argc, argv, "m:D:S:d:")) != -1) {
 		switch (opt) {
 		case 'm':
 			if (parse_order(optarg, &max_order))
@@ -360,11 +508,14 @@ int main(int argc, char **argv)
 			if (parse_order(optarg, &default_order))
 				return 2;
 			break;
+		case 'S':
+			source = optarg;
+			break;
 		case 'd':
 			dir = optarg;
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-m max_order] [-D default_order] [-d dir] [test...]\n",
+			fprintf(stderr, "usage: %s [-m max_order] [-D default_order] [-S source] [-d dir] [test...]\n",
 				argv[0]);
 			return 2;
 		}
