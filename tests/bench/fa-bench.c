@@ -36,6 +36,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../boot/vmstat.h"
+
 #define PMD_SPAN	(2UL << 20)
 
 static long page_size;
@@ -121,35 +123,12 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-/* fault_around and fault_around_mapped from /proc/vmstat; -1 if absent. */
-static void read_counters(long long c[2])
+/* @a's growth to @b, or -1 where the kernel has no such counter. */
+static void print_counters(const struct fa_counters *a,
+			   const struct fa_counters *b)
 {
-	char name[64];
-	long long val;
-	FILE *f;
-
-	c[0] = c[1] = -1;
-	f = fopen("/proc/vmstat", "r");
-	if (!f)
-		die("/proc/vmstat");
-	while (fscanf(f, "%63s %lld", name, &val) == 2) {
-		if (!strcmp(name, "fault_around"))
-			c[0] = val;
-		else if (!strcmp(name, "fault_around_mapped"))
-			c[1] = val;
-	}
-	fclose(f);
-}
-
-/* @after - @before of each counter, or -1 where the kernel has none. */
-static void print_counters(const long long before[2], const long long after[2])
-{
-	int i;
-
-	for (i = 0; i < 2; i++)
-		printf(" %lld", before[i] < 0 || after[i] < 0 ? -1 :
-		       after[i] - before[i]);
-	printf("\n");
+	printf(" %lld %lld\n", a->calls < 0 ? -1 : b->calls - a->calls,
+	       a->mapped < 0 ? -1 : b->mapped - a->mapped);
 }
 
 /* The Rss of the mapping at @addr, in pages, from /proc/self/smaps. */
@@ -250,7 +229,8 @@ int main(int argc, char **argv)
 	unsigned int starts = 50, held = 0, i;
 	size_t mib = 64;
 	struct rusage before, after;
-	long long fa_before[2], fa_after[2];
+	struct fa_counters fa_before, fa_after;
+	int vmstat = open("/proc/vmstat", O_RDONLY);
 	unsigned long long t0, t1;
 	pthread_t *tids;
 	int opt;
@@ -300,7 +280,7 @@ int main(int argc, char **argv)
 	tids = calloc(nthreads, sizeof(*tids));
 	thread_minflt = calloc(nthreads, sizeof(*thread_minflt));
 	thread_majflt = calloc(nthreads, sizeof(*thread_majflt));
-	read_counters(fa_before);
+	fa_read_counters(vmstat, &fa_before);
 	getrusage(RUSAGE_CHILDREN, &before);
 	t0 = now_ns();
 	for (i = 0; i < nthreads; i++)
@@ -309,12 +289,12 @@ int main(int argc, char **argv)
 	for (i = 0; i < nthreads; i++)
 		pthread_join(tids[i], NULL);
 	t1 = now_ns();
-	read_counters(fa_after);
+	fa_read_counters(vmstat, &fa_after);
 	if (workload == EXEC) {
 		getrusage(RUSAGE_CHILDREN, &after);
 		printf("%ld %ld %llu %zu 0", after.ru_minflt - before.ru_minflt,
 		       after.ru_majflt - before.ru_majflt, t1 - t0, nwork);
-		print_counters(fa_before, fa_after);
+		print_counters(&fa_before, &fa_after);
 		return 0;
 	}
 	memset(&after, 0, sizeof(after));
@@ -324,6 +304,6 @@ int main(int argc, char **argv)
 	}
 	printf("%ld %ld %llu %zu %ld", after.ru_minflt, after.ru_majflt,
 	       t1 - t0, nwork, mapped_pages(map));
-	print_counters(fa_before, fa_after);
+	print_counters(&fa_before, &fa_after);
 	return 0;
 }

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "lab.h"
+#include "vmstat.h"
 
 #define BYTES_FILE	"/sys/kernel/debug/fault_around_bytes"
 #define EVENT_DIR	"/sys/kernel/tracing/events/fault_around/mm_fault_around"
@@ -250,31 +251,6 @@ static long count_faults(int fd, size_t len, size_t stride, bool *data_ok)
 	return after - before;
 }
 
-struct counters {
-	unsigned long long calls;	/* fault_around */
-	unsigned long long mapped;	/* fault_around_mapped */
-};
-
-/* From the open /proc/vmstat @fd: pread, so no new process faults. */
-static bool read_counters(int fd, struct counters *c)
-{
-	static char buf[16384];
-	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
-	char *p;
-	int found = 0;
-
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		if (sscanf(p, "fault_around %llu", &c->calls) == 1)
-			found |= 1;
-		else if (sscanf(p, "fault_around_mapped %llu", &c->mapped) == 1)
-			found |= 2;
-	}
-	return found == 3;
-}
-
 struct traced {
 	unsigned long events, mapped, foreign;
 	char first[512];	/* the first event, for the docs */
@@ -329,7 +305,7 @@ static void test_trace(void)
 {
 	long long order = read_knob(ORDER_FILE);
 	size_t pages = 256, len = pages * page_size;
-	struct counters a, b;
+	struct fa_counters a, b;
 	struct traced t;
 	struct stat st;
 	long faults;
@@ -345,25 +321,26 @@ static void test_trace(void)
 	}
 	/* Once without the event: the code on this path is faulted in. */
 	count_faults(fd, len, page_size, &data_ok);
-	if (!read_counters(vm, &a) ||
+	if (!fa_read_counters(vm, &a) ||
 	    close(open(TRACE_FILE, O_WRONLY | O_TRUNC)) ||
 	    write_knob(EVENT_DIR "/enable", "1")) {
 		result(false, "trace", "no fault_around counters or event: %s",
 		       strerror(errno));
 		goto out;
 	}
-	read_counters(vm, &a);
+	fa_read_counters(vm, &a);
 	faults = count_faults(fd, len, page_size, &data_ok);
-	read_counters(vm, &b);
+	fa_read_counters(vm, &b);
 	write_knob(EVENT_DIR "/enable", "0");
 	if (!read_trace(st.st_ino, order, &t)) {
 		result(false, "trace", "cannot read %s: %s", TRACE_FILE,
 		       strerror(errno));
 		goto out;
 	}
-	if (t.events != b.calls - a.calls || t.mapped != b.mapped - a.mapped)
+	if ((long long)t.events != b.calls - a.calls ||
+	    (long long)t.mapped != b.mapped - a.mapped)
 		snprintf(why, sizeof(why),
-			 "traced %lu events mapping %lu pages, vmstat counted %llu and %llu",
+			 "traced %lu events mapping %lu pages, vmstat counted %lld and %lld",
 			 t.events, t.mapped, b.calls - a.calls,
 			 b.mapped - a.mapped);
 	else if (t.foreign)
