@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 """Turn fault-around sweep runs into the report of make bench.
 
-usage: bench-report.py --out DIR [--meta KEY=VALUE]... LABEL=RUNS.csv...
+usage: bench-report.py --out DIR [--meta KEY=VALUE]... LABEL=RUNS.csv[,RUNS.csv]...
 
 The first LABEL is the kernel under test ("patched"); a second one
-("base") adds the A/B table.  Runs of setup "sweep" make the order
+("base") adds the A/B table.  Several CSVs for one label are its boots,
+numbered in the order given.  Runs of setup "sweep" make the order
 tables; those of setups mod-off, mod-idle and mod-256 (sweep.sh -k) the
 module-cost table.  Prints the tables on stdout and writes
 DIR/results.csv, DIR/results.json and DIR/<workload>.png.
@@ -13,6 +14,7 @@ DIR/results.csv, DIR/results.json and DIR/<workload>.png.
 import argparse
 import csv
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -23,13 +25,22 @@ from scipy import stats
 
 ALPHA = 0.05
 DEFAULT_ORDER = 4
+# The A/B: a 90% interval, so that "inside the margin" is a TOST at 5% per
+# side, and the margin the series' counters must stay within.
+AB_CONF = 0.90
+AB_MARGIN = 0.01
 
 
-def load(label, path):
-    with open(path) as f:
-        rows = list(csv.DictReader(f))
-    if not rows:
-        sys.exit(f"bench-report: no runs in {path}")
+def load(label, paths):
+    rows = []
+    for boot, path in enumerate(paths.split(","), 1):
+        with open(path) as f:
+            these = list(csv.DictReader(f))
+        if not these:
+            sys.exit(f"bench-report: no runs in {path}")
+        for r in these:
+            r["boot"] = boot
+        rows += these
     for r in rows:
         for k in ("threads", "order", "rep", "minflt", "majflt", "ns", "pages",
                   "mapped"):
@@ -222,6 +233,60 @@ def ratios(title, pairs, runs, other, sel_a, sel_b, out):
                     out.append(ratio(f"{workload:7} {threads} thread(s){name}", a, b))
 
 
+def hodges_lehmann(a, b, conf=AB_CONF):
+    """The ratio a/b as the Hodges-Lehmann estimate of the shift between
+    log(a) and log(b) (the median of all pairwise log ratios), with the
+    distribution-free confidence interval that inverts the Mann-Whitney
+    test (normal approximation of its critical value)."""
+    d = sorted(math.log(x) - math.log(y) for x in a for y in b)
+    n, m = len(a), len(b)
+    z = stats.norm.ppf(1 - (1 - conf) / 2)
+    k = max(0, math.floor(n * m / 2 - z * math.sqrt(n * m * (n + m + 1) / 12)))
+    return (math.exp(statistics.median(d)), math.exp(d[k]),
+            math.exp(d[n * m - 1 - k]))
+
+
+def ab_table(runs, base, out):
+    """patched/base at the default order, per workload and thread count,
+    pooled over boots, with a verdict: equivalent within the margin (the
+    interval inside it: two one-sided tests), different (the interval
+    excludes 1), or neither."""
+    boots = sorted({r["boot"] for r in runs})
+    out += ["", f"A/B at the default order {DEFAULT_ORDER}: patched/base of "
+            f"instructions (CLOCK=icount) or ns (wall); Hodges-Lehmann ratio "
+            f"with its {AB_CONF:.0%} Mann-Whitney interval, runs pooled over "
+            f"{len(boots)} boot(s) per kernel, booted alternately.",
+            f"'equivalent within +-{AB_MARGIN:.0%}': the interval lies in "
+            f"[{1 - AB_MARGIN:.2f}, {1 + AB_MARGIN:.2f}] (two one-sided tests at "
+            f"{(1 - AB_CONF) / 2:.0%}); 'differs': it excludes 1; otherwise "
+            "inconclusive.  After it: the ratio of each boot's medians."]
+    verdicts = []
+    for workload in dict.fromkeys(r["workload"] for r in runs):
+        for threads in sorted({r["threads"] for r in runs if r["workload"] == workload}):
+            def pick(rs, boot=None):
+                return [r["ns"] for r in rs if r["workload"] == workload
+                        and r["threads"] == threads and r["order"] == DEFAULT_ORDER
+                        and boot in (None, r["boot"])]
+            a, b = pick(runs), pick(base)
+            if not a or not b:
+                continue
+            est, lo, hi = hodges_lehmann(a, b)
+            if lo >= 1 - AB_MARGIN and hi <= 1 + AB_MARGIN:
+                verdict = f"equivalent within +-{AB_MARGIN:.0%}"
+            elif lo > 1 or hi < 1:
+                verdict = "differs"
+            else:
+                verdict = "inconclusive"
+            per_boot = " ".join(
+                f"{statistics.median(pick(runs, k)) / statistics.median(pick(base, k)):.4f}"
+                for k in boots if pick(runs, k) and pick(base, k))
+            out.append(f"  {workload:7} {threads} thread(s): {est:.4f} "
+                       f"[{lo:.4f}, {hi:.4f}] n={len(a)}/{len(b)}  {verdict}"
+                       f"  (per boot: {per_boot})")
+            verdicts.append(verdict)
+    return verdicts
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
@@ -255,8 +320,11 @@ def main():
         for threads in sorted({r["threads"] for r in runs if r["workload"] == workload}):
             results.append((threads, table(runs, workload, threads, orders, out)))
         recs.append(recommend(workload, results))
-    out.append("Recommendations:")
-    out += ["  " + r for r in recs]
+    if len(orders) > 1:
+        out.append("Recommendations:")
+        out += ["  " + r for r in recs]
+    else:
+        out.append(f"Recommendations: none, only order {orders[0]} was run.")
 
     checked = [r for r in runs if r["workload"] != "exec" and r["fa_calls"] >= 0]
     bad = crosscheck(runs)
@@ -280,12 +348,7 @@ def main():
                modruns, modruns, lambda r, s: r["setup"] == s,
                lambda r: r["setup"] == "mod-off", out)
     if len(sets) > 1:
-        blabel, bruns = sets[1]
-        ratios(f"A/B at the default order {DEFAULT_ORDER}: mean time "
-               f"{label}/{blabel} (Welch's t-test)", [("", DEFAULT_ORDER)],
-               runs, [r for r in bruns if r["setup"] == "sweep"],
-               lambda r, o: r["order"] == o,
-               lambda r: r["order"] == DEFAULT_ORDER, out)
+        ab_table(runs, [r for r in sets[1][1] if r["setup"] == "sweep"], out)
 
     os.makedirs(args.out, exist_ok=True)
     allruns = [r for _, rs in sets for r in rs]	# with their label

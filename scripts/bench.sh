@@ -12,7 +12,8 @@
 #   AB=1 compares the patched kernel with the unpatched base, both built
 #        without KUnit (kernel.sh release and base), into build/bench-ab/;
 #        with KUNIT=m, both with CONFIG_KUNIT=m instead (release-kunit-m,
-#        base-kunit-m), into build/bench-ab-kunit-m/
+#        base-kunit-m), into build/bench-ab-kunit-m/.  BOOTS=3 boots of
+#        each, alternately; its defaults are ORDERS=4 REPS=10 MODCOST=0
 #   QUICK=1 a smoke sweep (orders 0-4, 3 repetitions, 16 MiB) into
 #           build/bench-quick/, which fails unless the results have the
 #           expected shape (scripts/bench-shape.py)
@@ -22,10 +23,11 @@ if [ "${QUICK:-0}" = 1 ]; then
 	# Consecutive orders: the shape check wants every step to halve.
 	ORDERS=${ORDERS:-0 1 2 3 4} REPS=${REPS:-3} MIB=${MIB:-16}
 	out=$BUILD/bench-quick
-elif [ "${AB:-0}" = 1 ] && [ "${KUNIT:-n}" = m ]; then
-	out=$BUILD/bench-ab-kunit-m
 elif [ "${AB:-0}" = 1 ]; then
 	out=$BUILD/bench-ab	# not over make bench's own results
+	[ "${KUNIT:-n}" != m ] || out=$BUILD/bench-ab-kunit-m
+	# The A/B is at the default order, with runs enough for its interval.
+	ORDERS=${ORDERS:-4} REPS=${REPS:-10} MODCOST=${MODCOST:-0}
 else
 	out=$BUILD/bench
 fi
@@ -49,8 +51,9 @@ echo "$clock_note" >&2
 
 sizes=
 csv_list() { echo "$*" | tr ' ' ,; }
-sweep() {	# sweep <variant>: boot it, leave the runs in $out/runs-<variant>.csv
-	local variant=$1 kernel initrd console qemu modcost=$MODCOST
+# sweep <variant> [<name>]: boot it, leave the runs in $out/runs-<name>.csv
+sweep() {
+	local variant=$1 name=${2:-$1} kernel initrd console qemu modcost=$MODCOST
 	[[ $variant != base* ]] || modcost=0	# the module needs the series
 	# With CONFIG_KUNIT=m the module, whose KUnit suite is built in,
 	# needs kunit.ko, which the initramfs does not carry.
@@ -58,10 +61,10 @@ sweep() {	# sweep <variant>: boot it, leave the runs in $out/runs-<variant>.csv
 	kernel=$("$TOP/scripts/kernel.sh" "$variant" | tail -n1)
 	[ "$modcost" != 1 ] || "$TOP/scripts/module.sh" "$variant" >&2
 	initrd=$("$TOP/scripts/initramfs.sh" "$variant" | tail -n1)
-	console=$BUILD/boot/bench-$variant.console.log
+	console=$BUILD/boot/bench-$name.console.log
 	rm -f "$console"
 	QEMU_TIMEOUT=${QEMU_TIMEOUT:-3600} "$TOP/scripts/qemu-run.sh" "$kernel" "$initrd" \
-		"bench-$variant" fa.mode=bench fa.orders="$(csv_list $ORDERS)" \
+		"bench-$name" fa.mode=bench fa.orders="$(csv_list $ORDERS)" \
 		fa.reps="$REPS" fa.threads="$(csv_list $THREADS)" \
 		fa.workloads="$(csv_list $WORKLOADS)" fa.mib="$MIB" \
 		fa.modcost="$modcost" >&2 &
@@ -74,18 +77,24 @@ sweep() {	# sweep <variant>: boot it, leave the runs in $out/runs-<variant>.csv
 	# The sizes of the first sweep: the base one runs no module-cost runs.
 	[ -n "$sizes" ] ||
 		sizes=$(tr -d '\r' < "$console" | sed -n 's/^sweep: \(file .*\)/\1/p')
-	tr -d '\r' < "$BUILD/boot/bench-$variant.result.log" |
-		grep -E '^(workload,|[a-z]+,[0-9]+,)' > "$out/runs-$variant.csv"
+	tr -d '\r' < "$BUILD/boot/bench-$name.result.log" |
+		grep -E '^(workload,|[a-z]+,[0-9]+,)' > "$out/runs-$name.csv"
 }
 
 if [ "${AB:-0}" = 1 ]; then
-	# Both with the same KUnit setting: off, or =m with KUNIT=m.
+	# Both with the same KUnit setting: off, or =m with KUNIT=m.  The
+	# boots alternate, so that drift cannot favour one kernel.
 	suffix=
 	[ "${KUNIT:-n}" != m ] || suffix=-kunit-m
-	sweep "release$suffix"
-	sweep "base$suffix"
-	sets=("patched=$out/runs-release$suffix.csv" "base=$out/runs-base$suffix.csv")
-	variants="release$suffix, base$suffix"
+	patched= base=
+	for boot in $(seq "${BOOTS:-3}"); do
+		sweep "release$suffix" "release$suffix-b$boot"
+		sweep "base$suffix" "base$suffix-b$boot"
+		patched=$patched${patched:+,}$out/runs-release$suffix-b$boot.csv
+		base=$base${base:+,}$out/runs-base$suffix-b$boot.csv
+	done
+	sets=("patched=$patched" "base=$base")
+	variants="release$suffix, base$suffix, ${BOOTS:-3} boots each"
 else
 	sweep normal
 	sets=("patched=$out/runs-normal.csv")
