@@ -26,7 +26,7 @@ if [ "${QUICK:-0}" = 1 ]; then
 elif [ "${AB:-0}" = 1 ]; then
 	out=$BUILD/bench-ab	# not over make bench's own results
 	[ "${KUNIT:-n}" != m ] || out=$BUILD/bench-ab-kunit-m
-	# The A/B is at the default order, with runs enough for its interval.
+	# The A/B is at the default order; its precision comes from BOOTS.
 	ORDERS=${ORDERS:-4} REPS=${REPS:-10} MODCOST=${MODCOST:-0}
 else
 	out=$BUILD/bench
