@@ -16,7 +16,8 @@
  * ones plus what fault-around added; 0 for exec).  <fa calls> and <fa
  * mapped> are the deltas of /proc/vmstat's fault_around and
  * fault_around_mapped over the same span, system-wide (-1 on a kernel
- * without them).  For exec, the threads share the starts, and the faults
+ * without them); the program's own code is mapped before, so that only
+ * the workload's faults count.  For exec, the threads share the starts, and the faults
  * are those of the children.
  *
  * -H n holds n one-page file mappings, prints "<pid> <address>" for each
@@ -269,6 +270,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "fa-bench: threads must be 1..256\n");
 		return 2;
 	}
+
+	/*
+	 * Map all of this program now: the counters are system-wide, and a
+	 * page of its code first run in the measured span (thread creation,
+	 * the worker) would fault around too.  Needs root; without, the
+	 * counters may include a few such faults.
+	 */
+	if (!mlockall(MCL_CURRENT))
+		munlockall();
 
 	if (workload == EXEC) {
 		nwork = starts;
