@@ -109,13 +109,15 @@ def table(runs, workload, threads, orders, out):
         out.append(f"{metric}{unit}".ljust(22) + "".join(line))
         out.append("  stddev".ljust(22) + "".join(sdl))
         for o in orders:
-            if o == orders[0]:
+            # No %chg from nothing: fa-mapped is 0 at order 0.
+            if o == orders[0] or not means[orders[0]][0]:
                 chg.append("".rjust(w))
                 continue
             p = welch(means[o][1], means[orders[0]][1])
             chg.append(f"{pct(means[o][0], means[orders[0]][0]):+.2f}% {mark(p)}".rjust(w))
             rows.append((metric, o, pct(means[o][0], means[orders[0]][0]), p))
-        out.append(f"  %chg {metric}".ljust(22) + "".join(chg))
+        if any(c.strip() for c in chg):
+            out.append(f"  %chg {metric}".ljust(22) + "".join(chg))
     out.append("")
     return rows
 
