@@ -297,7 +297,6 @@ def ab_table(runs, base, out):
             f"{1 - AB_CONF:.0%}); neither: inconclusive.",
             "runs: the same over all runs pooled, which ignores boot-to-boot "
             "variation: within-boot precision only."]
-    verdicts = []
     for workload in dict.fromkeys(r["workload"] for r in runs):
         for threads in sorted({r["threads"] for r in runs if r["workload"] == workload}):
             def pick(rs, boot=None):
@@ -308,24 +307,20 @@ def ab_table(runs, base, out):
             if not a or not b:
                 out.append(f"  {workload:7} {threads} thread(s): no runs at order "
                            f"{DEFAULT_ORDER} on both kernels")
-                verdicts.append("missing")
                 continue
             ma = [statistics.median(pick(runs, k)) for k in boots if pick(runs, k)]
             mb = [statistics.median(pick(base, k)) for k in boots if pick(base, k)]
             est, lo, hi, cov = hodges_lehmann(ma, mb)
             if lo is None:
                 said = f"{est:.4f}, no {AB_CONF:.0%} interval from {len(ma)}/{len(mb)} boots"
-                verdicts.append("too few boots")
             else:
                 said = (f"{est:.4f} [{lo:.4f}, {hi:.4f}] {verdict(lo, hi)}")
-                verdicts.append(verdict(lo, hi))
             pest, plo, phi, _ = hodges_lehmann(a, b)
             pooled = (f"{pest:.4f} [{plo:.4f}, {phi:.4f}]" if plo is not None
                       else f"{pest:.4f}")
             per_boot = " ".join(f"{x / y:.4f}" for x, y in zip(ma, mb))
             out.append(f"  {workload:7} {threads} thread(s): boots {said}; runs "
                        f"{pooled} n={len(a)}/{len(b)}; per boot {per_boot}")
-    return verdicts
 
 
 def main():
