@@ -13,7 +13,10 @@
 #        without KUnit (kernel.sh release and base), into build/bench-ab/;
 #        with KUNIT=m, both with CONFIG_KUNIT=m instead (release-kunit-m,
 #        base-kunit-m), into build/bench-ab-kunit-m/.  BOOTS=3 boots of
-#        each, alternately; its defaults are ORDERS=4 REPS=10 MODCOST=0
+#        each, alternately; its defaults are ORDERS=4 REPS=10 MODCOST=0.
+#        AB_PATCHES=M-N instead compares upstream patches 1..N with
+#        1..M-1 (kernel.sh release-pN, release-p<M-1>), into
+#        build/bench-ab-pM-N/: what patches M to N cost on their own
 #   QUICK=1 a smoke sweep (orders 0-4, 3 repetitions, 16 MiB) into
 #           build/bench-quick/, which fails unless the results have the
 #           expected shape (scripts/bench-shape.py)
@@ -26,6 +29,15 @@ if [ "${QUICK:-0}" = 1 ]; then
 elif [ "${AB:-0}" = 1 ]; then
 	out=$BUILD/bench-ab	# not over make bench's own results
 	[ "${KUNIT:-n}" != m ] || out=$BUILD/bench-ab-kunit-m
+	if [ -n "${AB_PATCHES:-}" ]; then
+		[[ $AB_PATCHES =~ ^([1-9][0-9]*)-([1-9][0-9]*)$ ]] &&
+			[ "${BASH_REMATCH[1]}" -le "${BASH_REMATCH[2]}" ] ||
+			die "AB_PATCHES must be M-N with 1 <= M <= N, not '$AB_PATCHES'"
+		[ "${KUNIT:-n}" != m ] || die "AB_PATCHES compares release kernels: no KUNIT=m"
+		ab_new=release-p${BASH_REMATCH[2]}
+		ab_old=release-p$((BASH_REMATCH[1] - 1))
+		out=$BUILD/bench-ab-p$AB_PATCHES
+	fi
 	# The A/B is at the default order; its precision comes from BOOTS.
 	ORDERS=${ORDERS:-4} REPS=${REPS:-10} MODCOST=${MODCOST:-0}
 else
@@ -54,10 +66,10 @@ csv_list() { echo "$*" | tr ' ' ,; }
 # sweep <variant> [<name>]: boot it, leave the runs in $out/runs-<name>.csv
 sweep() {
 	local variant=$1 name=${2:-$1} kernel initrd console qemu modcost=$MODCOST
-	[[ $variant != base* ]] || modcost=0	# the module needs the series
+	# The module needs the lab patch, which base and release-p<N> lack.
 	# With CONFIG_KUNIT=m the module, whose KUnit suite is built in,
 	# needs kunit.ko, which the initramfs does not carry.
-	[[ $variant != *-kunit-m ]] || modcost=0
+	case $variant in base*|release-p*|*-kunit-m) modcost=0 ;; esac
 	kernel=$("$TOP/scripts/kernel.sh" "$variant" | tail -n1)
 	[ "$modcost" != 1 ] || "$TOP/scripts/module.sh" "$variant" >&2
 	initrd=$("$TOP/scripts/initramfs.sh" "$variant" | tail -n1)
@@ -86,15 +98,16 @@ if [ "${AB:-0}" = 1 ]; then
 	# boots alternate, so that drift cannot favour one kernel.
 	suffix=
 	[ "${KUNIT:-n}" != m ] || suffix=-kunit-m
+	ab_new=${ab_new:-release$suffix} ab_old=${ab_old:-base$suffix}
 	patched= base=
 	for boot in $(seq "${BOOTS:-3}"); do
-		sweep "release$suffix" "release$suffix-b$boot"
-		sweep "base$suffix" "base$suffix-b$boot"
-		patched=$patched${patched:+,}$out/runs-release$suffix-b$boot.csv
-		base=$base${base:+,}$out/runs-base$suffix-b$boot.csv
+		sweep "$ab_new" "$ab_new-b$boot"
+		sweep "$ab_old" "$ab_old-b$boot"
+		patched=$patched${patched:+,}$out/runs-$ab_new-b$boot.csv
+		base=$base${base:+,}$out/runs-$ab_old-b$boot.csv
 	done
 	sets=("patched=$patched" "base=$base")
-	variants="release$suffix, base$suffix, ${BOOTS:-3} boots each"
+	variants="$ab_new (patched), $ab_old (base), ${BOOTS:-3} boots each"
 else
 	sweep normal
 	sets=("patched=$out/runs-normal.csv")

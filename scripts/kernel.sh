@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Usage: kernel.sh normal|debug|release|base|release-kunit-m|base-kunit-m|arm64-64k
+# Usage: kernel.sh normal|debug|release|base|release-kunit-m|base-kunit-m|release-p<N>|arm64-64k
 # Build a boot lab kernel in build/out/qemu-<variant>: allnoconfig +
 # Kconfig.snippets fragments; print the path of its image.  All but
 # arm64-64k are x86_64 (bzImage and modules).  arm64-64k is the one
@@ -8,11 +8,12 @@
 # "release" is the normal config without KUnit, "base" the same on the
 # unpatched base: the pair that make bench AB=1 compares.  The -kunit-m
 # pair has CONFIG_KUNIT=m (make bench AB=1 KUNIT=m): the fault path must
-# not depend on it.
+# not depend on it.  release-p<N> is the release config on the tree with
+# only the first N upstream patches (make bench AB=1 AB_PATCHES=M-N).
 . "$(dirname "$0")/lib.sh"
 require_tree
 
-variant=${1:?usage: kernel.sh normal|debug|release|base|release-kunit-m|base-kunit-m|arm64-64k}
+variant=${1:?usage: kernel.sh normal|debug|release|base|release-kunit-m|base-kunit-m|release-p<N>|arm64-64k}
 guest=$(guest_of "$variant")
 src=$TREE
 case $guest in
@@ -23,13 +24,20 @@ frags=("$TOP/Kconfig.snippets/qemu.config" "$TOP/Kconfig.snippets/qemu-$guest.co
 case $variant in
 normal|arm64-64k) ;;
 debug)	frags+=("$TOP/Kconfig.snippets/qemu-debug.config") ;;
-release|base) frags+=("$TOP/Kconfig.snippets/release.config") ;;
+release|base|release-p[0-9]*) frags+=("$TOP/Kconfig.snippets/release.config") ;;
 release-kunit-m|base-kunit-m) frags+=("$TOP/Kconfig.snippets/kunit-m.config") ;;
 *)	die "unknown variant $variant" ;;
 esac
 if [[ $variant == base* ]]; then
 	src=$BUILD/base-src
 	[ -d "$src" ] || git -C "$TREE" worktree add -q --detach "$src" "$BASE_TAG"
+elif [[ $variant == release-p* ]]; then
+	n=${variant#release-p}
+	[[ $n =~ ^[0-9]+$ ]] || die "unknown variant $variant"
+	commit=$(series_commit "$n")
+	src=$BUILD/src-p$n
+	[ -d "$src" ] || git -C "$TREE" worktree add -q --detach "$src" "$commit"
+	git -C "$src" checkout -q --detach "$commit"
 fi
 out=$BUILD/out/qemu-$variant
 mkdir -p "$out"
@@ -48,7 +56,7 @@ rm -f "$out/.faultaround-stamp"
 # merge_config only warns when a requested option did not stick.  Expected
 # losses: the KUnit options without KUnit, the series' options on the base.
 case $variant in
-release) expected=KUNIT ;;
+release|release-p*) expected=KUNIT ;;
 base)	expected='KUNIT|FAULT_AROUND' ;;
 # KUNIT=m cannot build the suite, which is built into mm/memory.c.
 release-kunit-m) expected=FAULT_AROUND_KUNIT_TEST ;;

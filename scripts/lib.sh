@@ -73,6 +73,14 @@ applied_stamp() {
 		"$(git -C "$TREE" rev-parse "${1:-$BASE_TAG}^{commit}")"
 }
 
+# The tree's commit with the first $1 upstream patches applied (0: the base).
+series_commit() {
+	local n=$1 total
+	total=$(git -C "$TREE" rev-list --count "$BASE_TAG..$UPSTREAM_TAG")
+	[ "$n" -le "$total" ] || die "the series has $total upstream patches, not $n"
+	git -C "$TREE" rev-parse "$UPSTREAM_TAG~$((total - n))^{commit}"
+}
+
 # Header $1 of a mail or patch file $2, unfolded (one continuation line).
 mail_header() {
 	sed -n "/^$1: /{s/^$1: //;N;s/\n[[:space:]]\+/ /;s/\n.*//;p;q}" "$2"
