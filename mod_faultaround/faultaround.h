@@ -1,20 +1,31 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * mod_faultaround internals: the command parser and the override table,
- * kept apart from the debugfs and policy code so that KUnit tests them.
+ * mod_faultaround's internals.  Who owns what:
+ *   main.c      load and unload
+ *   iface.c     the debugfs files, and who may use them
+ *   override.c  the overrides: set, remove, follow their mapping, free
+ *   policy.c    the fault path: the policy callback and its statistics
+ *   table.c     the sorted table that the fault path searches
+ *   parse.c     the grammar of what the files accept
+ * The KUnit suite, test.c, is a module of its own (mod_faultaround_test).
  */
 #ifndef _FAULTAROUND_H
 #define _FAULTAROUND_H
 
-#include <linux/atomic.h>
 #include <linux/list.h>
 #include <linux/llist.h>
+#include <linux/log2.h>
+#include <linux/pgtable.h>
+#include <linux/rcupdate.h>
 #include <linux/types.h>
+#include <linux/u64_stats_sync.h>
 
 /* The longest command "vma" accepts: "<pid> 0x<16 digits> <order>\n". */
 #define FA_CMD_MAX_LEN		64
 /* How many overrides may exist at once (-ENOSPC beyond). */
 #define FA_MAX_OVERRIDES	1024
+/* Every order that fits in a page table, on any page-table geometry. */
+#define FA_NR_ORDERS		(ilog2(MAX_PTRS_PER_PTE) + 1)
 
 enum fa_cmd_type {
 	FA_CMD_SET,		/* <pid> <address> <order> */
@@ -30,37 +41,65 @@ struct fa_cmd {
 };
 
 int fa_parse_cmd(const char *buf, size_t len, unsigned int max_order,
-		 struct fa_cmd *cmd);
+		 struct fa_cmd *cmd, const char **why);
+int fa_parse_uint(const char *buf, size_t len, unsigned int max,
+		  unsigned int *val, const char **why);
 
+struct file;
 struct mm_struct;
+struct mmu_notifier;
 
-/* One override: faults in [start, end) of @mm use @order. */
-struct fa_override {
-	struct mm_struct *mm;	/* the key; mmgrab()ed by main.c */
-	pid_t pid;		/* for display only */
-	unsigned long start, end;
-	unsigned int order;
-	atomic_long_t hits;
-	struct list_head dead;	/* on a list of removed overrides */
-	struct rcu_head rcu;	/* freed after a grace period ... */
-	struct llist_node free;	/* ... then in process context (mmdrop) */
+/* What an override applies to: pages [start, end) of @file in @mm. */
+struct fa_key {
+	const struct mm_struct *mm;
+	const struct file *file;
+	pgoff_t start, end;
 };
 
 /*
- * The table is an array sorted by (mm, start), with no two overrides of
- * one mm overlapping.  It is replaced, never changed in place, so that the
- * fault path reads it under RCU alone; the caller serializes updates and
- * frees what they return after a grace period.
+ * One override.  It holds a reference on the file and on the mm's
+ * notifier, so neither pointer in its key can be reused while it exists.
  */
+struct fa_override {
+	struct fa_key key;
+	unsigned int order;
+	bool gone;		/* its mapping is gone; no fault uses it */
+	pid_t pid;		/* for display only */
+	unsigned long start, end;	/* where the mapping was last seen */
+	struct file *file;
+	struct mmu_notifier *mn;
+	u64_stats_t __percpu *hits;	/* under policy.c's per-CPU syncp */
+	struct list_head dead;	/* on a list of removed overrides */
+	struct rcu_head rcu;	/* freed after a grace period ... */
+	struct llist_node free;	/* ... then in process context */
+};
+
+/*
+ * The table is an array of slots sorted by key, with no two keys of one
+ * mm and file overlapping.  The keys sit in the array, so that a lookup
+ * follows one pointer, at the end.  It is replaced, never changed in
+ * place, so that the fault path reads it under RCU alone; the caller
+ * serializes updates and frees what they return after a grace period.
+ */
+struct fa_slot {
+	struct fa_key key;
+	struct fa_override *ov;
+};
+
 struct fa_table {
 	struct rcu_head rcu;
 	unsigned int nr;
-	struct fa_override *ov[];
+	struct fa_slot slot[];
 };
 
 struct fa_override *fa_table_lookup(const struct fa_table *t,
 				    const struct mm_struct *mm,
-				    unsigned long addr);
+				    const struct file *file, pgoff_t pgoff);
+void fa_table_mm(const struct fa_table *t, const struct mm_struct *mm,
+		 unsigned int *first, unsigned int *last);
+unsigned int fa_table_find(const struct fa_table *t, unsigned int first,
+			   unsigned int last, const struct file *file,
+			   pgoff_t pgoff);
 struct fa_table *fa_table_set(const struct fa_table *t,
 			      struct fa_override *ov, unsigned int limit,
 			      struct list_head *dead);
@@ -68,5 +107,30 @@ struct fa_table *fa_table_remove(const struct fa_table *t,
 				 bool (*match)(struct fa_override *ov,
 					       void *arg),
 				 void *arg, struct list_head *dead);
+
+/* override.c */
+extern struct fa_table __rcu *fa_table;
+int fa_set(struct mm_struct *mm, pid_t pid, unsigned long addr,
+	   unsigned int order, const char **why);
+int fa_default(struct mm_struct *mm, unsigned long addr, const char **why);
+void fa_clear(void);
+struct seq_file;
+void fa_show(struct seq_file *m);
+void fa_overrides_exit(void);
+
+/* policy.c */
+int fa_policy_register(void);
+void fa_policy_unregister(void);
+u64 fa_hits_of(const struct fa_override *ov);
+
+struct fa_stats {
+	u64 hits, misses, decided[FA_NR_ORDERS];
+};
+
+void fa_stats_read(struct fa_stats *s);
+
+/* iface.c */
+int fa_iface_init(void);
+void fa_iface_exit(void);
 
 #endif /* _FAULTAROUND_H */

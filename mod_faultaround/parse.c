@@ -1,77 +1,209 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The "vma" command parser.  It sees the whole command before anything
- * is looked up or locked, so a malformed write changes nothing.
+ * The grammar of what the module's files accept, exactly as
+ * Documentation/module.rst gives it.  A write is parsed whole before
+ * anything is looked up or locked, so a malformed one changes nothing.
  */
+#include <kunit/visibility.h>
+#include <linux/ctype.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
+#include <linux/threads.h>
 
 #include "faultaround.h"
 
-#define FA_MAX_TOKENS	4
+#define FA_MAX_TOKENS	3
 
-/* Split @s in place on spaces and tabs; return the number of tokens. */
-static int fa_split(char *s, char **tok)
+static bool fa_blank(char c)
 {
-	int n = 0;
-	char *t;
+	return c == ' ' || c == '\t';
+}
 
-	while ((t = strsep(&s, " \t"))) {
-		if (!*t)
-			continue;
-		if (n == FA_MAX_TOKENS)
+/*
+ * A decimal number: digits only, no sign, no leading zero (so that
+ * nobody mistakes "010" for octal).
+ */
+static int fa_decimal(const char *s, unsigned long *val, const char **why)
+{
+	const char *p;
+
+	for (p = s; *p; p++) {
+		if (!isdigit(*p)) {
+			*why = "a number has a character that is not a digit";
 			return -EINVAL;
-		tok[n++] = t;
+		}
 	}
-	return n;
+	if (s[0] == '0' && s[1]) {
+		*why = "a decimal number starts with 0";
+		return -EINVAL;
+	}
+	if (kstrtoul(s, 10, val)) {
+		*why = "a number is too large";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* An address: decimal, or "0x" and hexadecimal digits. */
+static int fa_address(const char *s, unsigned long *val, const char **why)
+{
+	const char *p;
+
+	if (s[0] != '0' || s[1] != 'x')
+		return fa_decimal(s, val, why);
+	if (!s[2]) {
+		*why = "an address has no digits after 0x";
+		return -EINVAL;
+	}
+	for (p = s + 2; *p; p++) {
+		if (!isxdigit(*p)) {
+			*why = "an address has a character that is not a hexadecimal digit";
+			return -EINVAL;
+		}
+	}
+	if (kstrtoul(s + 2, 16, val)) {
+		*why = "an address is too large";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Copy @buf to @copy as a string without its one optional trailing
+ * newline, refusing what no command contains: NUL bytes, other control
+ * characters (newlines among them), leading or trailing blanks.
+ */
+static int fa_line(const char *buf, size_t len, char *copy, const char **why)
+{
+	size_t i;
+
+	if (len && buf[len - 1] == '\n')
+		len--;
+	if (!len) {
+		*why = "empty";
+		return -EINVAL;
+	}
+	for (i = 0; i < len; i++) {
+		if (buf[i] != '\t' && iscntrl(buf[i])) {
+			*why = "a control character (a newline not at the end, or a NUL)";
+			return -EINVAL;
+		}
+	}
+	if (fa_blank(buf[0]) || fa_blank(buf[len - 1])) {
+		*why = "a blank at the start or the end";
+		return -EINVAL;
+	}
+	memcpy(copy, buf, len);
+	copy[len] = '\0';
+	return 0;
 }
 
 /**
  * fa_parse_cmd - parse one command written to "vma"
  * @buf: the command; need not be NUL-terminated
- * @len: its length, at most FA_CMD_MAX_LEN
+ * @len: its length
  * @max_order: the largest order accepted
  * @cmd: the parsed command
+ * @why: set to the rule that a rejected command breaks
  *
  * Accepts "clear", "<pid> <address> <order>" and "<pid> <address> default",
- * with one optional trailing newline.  The pid is a positive decimal
- * number, the address is decimal or 0x-prefixed hexadecimal, the order is
- * decimal.
+ * with one optional trailing newline.  Fields are separated by spaces or
+ * tabs, with nothing before the first or after the last.  The pid is a
+ * positive decimal number, the address decimal or 0x and hexadecimal, the
+ * order decimal; no decimal number has a leading zero.
  *
  * Return: 0, or -EINVAL for anything else.
  */
 int fa_parse_cmd(const char *buf, size_t len, unsigned int max_order,
-		 struct fa_cmd *cmd)
+		 struct fa_cmd *cmd, const char **why)
 {
-	char copy[FA_CMD_MAX_LEN + 1], *tok[FA_MAX_TOKENS];
-	int n, pid;
+	char copy[FA_CMD_MAX_LEN + 1], *tok[FA_MAX_TOKENS], *s = copy, *t;
+	unsigned long val;
+	int n = 0, err;
 
-	if (!len || len > FA_CMD_MAX_LEN || memchr(buf, '\0', len))
+	if (len > FA_CMD_MAX_LEN) {
+		*why = "longer than a command can be";
 		return -EINVAL;
-	memcpy(copy, buf, len);
-	copy[len] = '\0';
-	if (copy[len - 1] == '\n')
-		copy[len - 1] = '\0';
-
-	n = fa_split(copy, tok);
+	}
+	err = fa_line(buf, len, copy, why);
+	if (err)
+		return err;
+	while ((t = strsep(&s, " \t"))) {
+		if (!*t)
+			continue;
+		if (n == FA_MAX_TOKENS) {
+			*why = "more than three fields";
+			return -EINVAL;
+		}
+		tok[n++] = t;
+	}
 	if (n == 1 && !strcmp(tok[0], "clear")) {
 		cmd->type = FA_CMD_CLEAR;
 		return 0;
 	}
-	if (n != 3)
+	if (n != 3) {
+		*why = "not 'clear', nor three fields";
 		return -EINVAL;
-	if (kstrtoint(tok[0], 10, &pid) || pid <= 0)
+	}
+	err = fa_decimal(tok[0], &val, why);
+	if (err)
+		return err;
+	if (!val || val > PID_MAX_LIMIT) {
+		*why = "a pid is 0 or larger than PID_MAX_LIMIT";
 		return -EINVAL;
-	if (kstrtoul(tok[1], 0, &cmd->addr))
-		return -EINVAL;
-	cmd->pid = pid;
+	}
+	cmd->pid = val;
+	err = fa_address(tok[1], &cmd->addr, why);
+	if (err)
+		return err;
 	if (!strcmp(tok[2], "default")) {
 		cmd->type = FA_CMD_DEFAULT;
 		return 0;
 	}
-	if (kstrtouint(tok[2], 10, &cmd->order) || cmd->order > max_order)
-		return -EINVAL;
+	err = fa_parse_uint(tok[2], strlen(tok[2]), max_order, &cmd->order,
+			    why);
+	if (err)
+		return err;
 	cmd->type = FA_CMD_SET;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(fa_parse_cmd);
+
+/**
+ * fa_parse_uint - parse a decimal number no larger than @max
+ * @buf: the number, with one optional trailing newline
+ * @len: its length
+ * @max: the largest number accepted
+ * @val: the number
+ * @why: set to the rule that a rejected number breaks
+ *
+ * The same decimal numbers as fa_parse_cmd(): for "order" and "stats".
+ *
+ * Return: 0, or -EINVAL.
+ */
+int fa_parse_uint(const char *buf, size_t len, unsigned int max,
+		  unsigned int *val, const char **why)
+{
+	char copy[FA_CMD_MAX_LEN + 1];
+	unsigned long v;
+	int err;
+
+	if (len > FA_CMD_MAX_LEN) {
+		*why = "longer than a command can be";
+		return -EINVAL;
+	}
+	err = fa_line(buf, len, copy, why);
+	if (err)
+		return err;
+	err = fa_decimal(copy, &v, why);
+	if (err)
+		return err;
+	if (v > max) {
+		*why = "a number is larger than allowed (for an order: a page table)";
+		return -EINVAL;
+	}
+	*val = v;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(fa_parse_uint);

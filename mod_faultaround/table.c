@@ -1,59 +1,127 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The override table: a sorted array, replaced as a whole on every change
- * so that the fault path can binary-search it under RCU without a lock.
+ * The override table: a sorted array of keys, replaced as a whole on
+ * every change, so that the fault path can binary-search it under RCU
+ * without a lock.
  */
+#include <kunit/visibility.h>
+#include <linux/compiler.h>
 #include <linux/err.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
 
 #include "faultaround.h"
 
-/* Order overrides by mm, then by address; an address inside one is equal. */
-static int fa_cmp(const struct mm_struct *mm, unsigned long addr,
-		  const struct fa_override *ov)
+/*
+ * Where the point (@mm, @file, @pgoff) lies relative to key @k: -1 before
+ * it, 0 inside it, 1 after it.  Keys sort by mm, then file, then range.
+ */
+static int fa_cmp(const struct mm_struct *mm, const struct file *file,
+		  pgoff_t pgoff, const struct fa_key *k)
 {
-	if (mm != ov->mm)
-		return (unsigned long)mm < (unsigned long)ov->mm ? -1 : 1;
-	if (addr < ov->start)
+	if (mm != k->mm)
+		return (unsigned long)mm < (unsigned long)k->mm ? -1 : 1;
+	if (file != k->file)
+		return (unsigned long)file < (unsigned long)k->file ? -1 : 1;
+	if (pgoff < k->start)
 		return -1;
-	return addr >= ov->end ? 1 : 0;
+	return pgoff >= k->end ? 1 : 0;
+}
+
+/* The first slot in [lo, hi) that does not lie wholly before the point. */
+static unsigned int fa_lower(const struct fa_table *t, unsigned int lo,
+			     unsigned int hi, const struct mm_struct *mm,
+			     const struct file *file, pgoff_t pgoff)
+{
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (fa_cmp(mm, file, pgoff, &t->slot[mid].key) > 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 /**
- * fa_table_lookup - the override of @mm that covers @addr
+ * fa_table_lookup - the override for page @pgoff of @file in @mm
  * @t: the table, or NULL when there is none
  * @mm: the faulting mm
- * @addr: the faulting address
+ * @file: the file of the faulting VMA
+ * @pgoff: the faulting page's offset in @file
  *
- * Does not sleep and takes no lock: O(log n) comparisons.
+ * Does not sleep and takes no lock: O(log n) comparisons of keys in the
+ * array, and one pointer followed.
  *
  * Return: the override, or NULL.
  */
 struct fa_override *fa_table_lookup(const struct fa_table *t,
 				    const struct mm_struct *mm,
-				    unsigned long addr)
+				    const struct file *file, pgoff_t pgoff)
+{
+	unsigned int i, nr = t ? t->nr : 0;
+
+	i = fa_lower(t, 0, nr, mm, file, pgoff);
+	if (i < nr && !fa_cmp(mm, file, pgoff, &t->slot[i].key))
+		return t->slot[i].ov;
+	return NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(fa_table_lookup);
+
+/**
+ * fa_table_mm - the slots of @mm
+ * @t: the table, or NULL
+ * @mm: the mm
+ * @first: set to the index of its first slot
+ * @last: set to the index after its last slot
+ */
+void fa_table_mm(const struct fa_table *t, const struct mm_struct *mm,
+		 unsigned int *first, unsigned int *last)
 {
 	unsigned int lo = 0, hi = t ? t->nr : 0;
 
-	while (lo < hi) {
+	/* The point (mm, NULL, 0) comes before every key of @mm. */
+	*first = fa_lower(t, lo, hi, mm, NULL, 0);
+	for (lo = *first; lo < hi; ) {
 		unsigned int mid = lo + (hi - lo) / 2;
-		int c = fa_cmp(mm, addr, t->ov[mid]);
 
-		if (!c)
-			return t->ov[mid];
-		if (c < 0)
-			hi = mid;
-		else
+		if (t->slot[mid].key.mm == mm)
 			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return NULL;
+	*last = lo;
 }
+EXPORT_SYMBOL_IF_KUNIT(fa_table_mm);
 
-static bool fa_overlaps(const struct fa_override *a,
-			const struct fa_override *b)
+/**
+ * fa_table_find - the first slot of one mm that may cover @pgoff of @file
+ * @t: the table
+ * @first: the mm's first slot (fa_table_mm())
+ * @last: the slot after its last
+ * @file: the file
+ * @pgoff: a page offset in @file
+ *
+ * The slots from the one returned on, while their key is for @file, are
+ * those that end after @pgoff, in order.
+ *
+ * Return: an index in [@first, @last].
+ */
+unsigned int fa_table_find(const struct fa_table *t, unsigned int first,
+			   unsigned int last, const struct file *file,
+			   pgoff_t pgoff)
 {
-	return a->mm == b->mm && a->start < b->end && b->start < a->end;
+	if (first == last)
+		return first;
+	return fa_lower(t, first, last, t->slot[first].key.mm, file, pgoff);
+}
+EXPORT_SYMBOL_IF_KUNIT(fa_table_find);
+
+static bool fa_overlaps(const struct fa_key *a, const struct fa_key *b)
+{
+	return a->mm == b->mm && a->file == b->file &&
+	       a->start < b->end && b->start < a->end;
 }
 
 static struct fa_table *fa_table_alloc(unsigned int nr)
@@ -62,7 +130,7 @@ static struct fa_table *fa_table_alloc(unsigned int nr)
 
 	if (!nr)
 		return NULL;	/* an empty table is no table */
-	t = kmalloc(struct_size(t, ov, nr), GFP_KERNEL);
+	t = kmalloc(struct_size(t, slot, nr), GFP_KERNEL);
 	if (!t)
 		return ERR_PTR(-ENOMEM);
 	t->nr = nr;
@@ -74,8 +142,8 @@ static struct fa_table *fa_table_alloc(unsigned int nr)
  * @t: the current table, or NULL
  * @ov: the new override
  * @limit: the most overrides the new table may hold
- * @dead: where the overrides that @ov replaces (same mm, overlapping
- *	range) are added
+ * @dead: where the overrides that leave the table are added: those that
+ *	@ov overlaps (same mm and file), and those whose mapping is gone
  *
  * Return: the new table, or ERR_PTR(-ENOSPC) beyond @limit or
  * ERR_PTR(-ENOMEM), in which case @dead is untouched.
@@ -89,7 +157,8 @@ struct fa_table *fa_table_set(const struct fa_table *t,
 	bool placed = false;
 
 	for (i = 0; i < nr; i++)
-		kept += !fa_overlaps(t->ov[i], ov);
+		kept += !fa_overlaps(&t->slot[i].key, &ov->key) &&
+			!READ_ONCE(t->slot[i].ov->gone);
 	if (kept + 1 > limit)
 		return ERR_PTR(-ENOSPC);
 	new = fa_table_alloc(kept + 1);
@@ -97,22 +166,29 @@ struct fa_table *fa_table_set(const struct fa_table *t,
 		return new;
 
 	for (i = 0; i < nr; i++) {
-		struct fa_override *o = t->ov[i];
+		const struct fa_slot *s = &t->slot[i];
 
-		if (fa_overlaps(o, ov)) {
-			list_add_tail(&o->dead, dead);
+		if (fa_overlaps(&s->key, &ov->key) || READ_ONCE(s->ov->gone)) {
+			list_add_tail(&s->ov->dead, dead);
 			continue;
 		}
-		if (!placed && fa_cmp(ov->mm, ov->start, o) < 0) {
-			new->ov[j++] = ov;
+		if (!placed && fa_cmp(ov->key.mm, ov->key.file, ov->key.start,
+				      &s->key) < 0) {
+			new->slot[j].key = ov->key;
+			new->slot[j++].ov = ov;
 			placed = true;
 		}
-		new->ov[j++] = o;
+		new->slot[j++] = *s;
 	}
-	if (!placed)
-		new->ov[j++] = ov;
+	if (!placed) {
+		new->slot[j].key = ov->key;
+		new->slot[j++].ov = ov;
+	}
+	/* Fewer than counted if a mapping went meanwhile: gone stays set. */
+	new->nr = j;
 	return new;
 }
+EXPORT_SYMBOL_IF_KUNIT(fa_table_set);
 
 /**
  * fa_table_remove - a copy of @t without the overrides @match selects
@@ -135,7 +211,7 @@ struct fa_table *fa_table_remove(const struct fa_table *t,
 
 	/*
 	 * One pass, into a table of the old size: @match may look at state
-	 * that changes under us (an mm exiting), so it is asked only once.
+	 * that changes under us (a mapping going), so it is asked only once.
 	 */
 	new = fa_table_alloc(nr);
 	if (!new)
@@ -143,10 +219,10 @@ struct fa_table *fa_table_remove(const struct fa_table *t,
 	if (IS_ERR(new))
 		return new;
 	for (i = 0; i < nr; i++) {
-		if (match(t->ov[i], arg))
-			list_add_tail(&t->ov[i]->dead, &removed);
+		if (match(t->slot[i].ov, arg))
+			list_add_tail(&t->slot[i].ov->dead, &removed);
 		else
-			new->ov[j++] = t->ov[i];
+			new->slot[j++] = t->slot[i];
 	}
 	if (j == nr) {
 		kfree(new);
@@ -160,3 +236,4 @@ struct fa_table *fa_table_remove(const struct fa_table *t,
 	}
 	return new;
 }
+EXPORT_SYMBOL_IF_KUNIT(fa_table_remove);

@@ -210,14 +210,17 @@ unset multiplot
 
 
 def ratio(name, a, b):
-    """One line: mean time of runs @a over runs @b, its stddev (the two
-    relative stddevs combined), and whether it is noise."""
-    (ma, sa), (mb, sb) = summary(a), summary(b)
-    r = ma / mb
-    sd = r * ((sa / ma) ** 2 + (sb / mb) ** 2) ** 0.5
-    p = welch(a, b)
-    verdict = "significant" if p < ALPHA else "within noise"
-    return f"  {name}: {r:.3f} +- {sd:.3f} ({(r - 1) * 100:+.2f}%, {verdict}, p={p:.3g})"
+    """One line: runs @a over runs @b as a Hodges-Lehmann ratio with its
+    exact Mann-Whitney interval (as the A/B), and the verdict; "costs at
+    most +1%" when the interval's top is within the margin."""
+    est, lo, hi, _ = hodges_lehmann(a, b)
+    if lo is None:
+        return f"  {name}: {est:.4f}, too few runs for a {AB_CONF:.0%} interval"
+    said = verdict(lo, hi)
+    if hi <= 1 + AB_MARGIN and not said.startswith("equivalent"):
+        said += f", costs at most +{AB_MARGIN:.0%}"
+    return (f"  {name}: {est:.4f} [{lo:.4f}, {hi:.4f}] "
+            f"({(est - 1) * 100:+.2f}%, {said})")
 
 
 def ratios(title, pairs, runs, other, sel_a, sel_b, out):
@@ -378,8 +381,10 @@ def main():
                    f"runs of {wls}): all agree.")
 
     if modruns:
-        ratios(f"Module cost at the default order {modruns[0]['order']}: mean time "
-               "with mod_faultaround loaded / not loaded (Welch's t-test)",
+        ratios(f"Module cost at the default order {modruns[0]['order']}: time with "
+               "mod_faultaround loaded / not loaded, Hodges-Lehmann ratio with its "
+               f"exact Mann-Whitney {AB_CONF:.0%} interval over this boot's "
+               "interleaved runs (within one boot: no boot-to-boot variation)",
                [(", no override   ", "mod-idle"), (", 256 overrides ", "mod-256")],
                modruns, modruns, lambda r, s: r["setup"] == s,
                lambda r: r["setup"] == "mod-off", out)

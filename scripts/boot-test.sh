@@ -6,6 +6,8 @@
 # suite on the guest's geometry (lib.sh), and on x86_64 the module's tests.
 # Then, but for debug, boot it with fault_around_bytes= four times: a
 # valid value, one above a page table, one that is not a size, and 0.
+# On x86_64, boot it with debugfs=off and with lockdown=integrity, where
+# mod_faultaround must refuse to load.
 . "$(dirname "$0")/lib.sh"
 
 variant=${1:?usage: boot-test.sh normal|debug|arm64-64k}
@@ -36,6 +38,18 @@ fail=0
 	fa.page_size="$page_size" fa.ptes="$ptes" fa.max_order=$max_order \
 	fa.default_order="$default_order" fa.module=$module fa.skips="$skips" ||
 	fail=1
+
+if [ $module = 1 ]; then
+	for want in off lockdown; do
+		case $want in
+		off) param=debugfs=off ;;
+		lockdown) param=lockdown=integrity ;;
+		esac
+		QEMU_TIMEOUT=300 "$TOP/scripts/qemu-run.sh" "$kernel" "$initrd" \
+			"boot-$variant-modload-$want" kunit.enable=0 \
+			fa.mode=modload fa.want=$want "$param" || fail=1
+	done
+fi
 [ "$variant" != debug ] || exit $fail
 
 # fault_around_bytes= <value> <order> <source> <message>, in KiB so that

@@ -57,8 +57,11 @@ for script in "${scripts[@]}"; do
 done >> "$out/initramfs.list"
 [ ! -f "$out/fault_around" ] ||
 	echo "file /bin/fault_around $out/fault_around 0755 0 0" >> "$out/initramfs.list"
-# mod_faultaround, when scripts/module.sh has built it for this kernel.
-mod=$BUILD/mod/$variant/src/mod_faultaround.ko
-[ ! -f "$mod" ] || echo "file /lib/mod_faultaround.ko $mod 0644 0 0" >> "$out/initramfs.list"
+# mod_faultaround and its KUnit module, when scripts/module.sh has built
+# them for this kernel.
+for ko in mod_faultaround mod_faultaround_test; do
+	mod=$BUILD/mod/$variant/src/$ko.ko
+	[ ! -f "$mod" ] || echo "file /lib/$ko.ko $mod 0644 0 0" >> "$out/initramfs.list"
+done
 "$kout/usr/gen_init_cpio" "$out/initramfs.list" | gzip -n -1 > "$out/initramfs.cpio.gz"
 echo "$out/initramfs.cpio.gz"

@@ -4,8 +4,8 @@
 # Run each check (a make target), keep going after a failure, log each one
 # under build/logs/, and end with a summary: each check's verdict, then
 # the fault_around KUnit suite's and kselftest's PASS/FAIL lines and the
-# boot parameter boots' verdicts from the logs, each naming its target,
-# then "N passed, N failed".
+# boot parameter and module load boots' verdicts from the logs, each
+# naming its target, then "N passed, N failed".
 . "$(dirname "$0")/lib.sh"
 
 logs=$BUILD/logs
@@ -25,7 +25,7 @@ echo
 echo "== summary"
 printf '%s\n' "${summary[@]}"
 for t in "$@"; do
-	grep -hE '^(PASS|FAIL) (kunit|kselftest) fault_around|^boot-.*-param-.*: (PASS|FAIL)' "$logs/$t.log" |
+	grep -hE '^(PASS|FAIL) (kunit|kselftest) fault_around|^boot-.*-(param|modload)-.*: (PASS|FAIL)' "$logs/$t.log" |
 		sed "s/^/$t: /" || true
 done
 echo "$passed passed, $failed failed"

@@ -158,13 +158,18 @@ static long mapped_pages(const void *addr)
 	return kb * 1024 / page_size;
 }
 
-/* -H: n separate one-page mappings (same offset, so they never merge). */
+/*
+ * -H: n one-page mappings of pages 0, 2, 4, ... of the file: never
+ * adjacent in the file, so they never merge, and mod_faultaround's
+ * overrides, which are for pages of a file, are n different ones.
+ */
 static void __attribute__((noreturn)) hold(unsigned int n, int fd)
 {
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		void *p = mmap(NULL, page_size, PROT_READ, MAP_SHARED, fd, 0);
+		void *p = mmap(NULL, page_size, PROT_READ, MAP_SHARED, fd,
+			       2 * (off_t)i * page_size);
 
 		if (p == MAP_FAILED)
 			die("mmap");
@@ -186,7 +191,7 @@ static void map_file(const char *dir, size_t mib, unsigned int held)
 	size_t i;
 	int fd;
 
-	npages = held ? 1 : mib * (1UL << 20) / page_size;
+	npages = held ? 2 * held : mib * (1UL << 20) / page_size;
 	snprintf(path, sizeof(path), "%s/fa-bench.%d", dir, getpid());
 	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	if (fd < 0)

@@ -6,8 +6,9 @@
  *
  *   fa-modtest [-m max_order] [-k module.ko] [test...]
  *
- * Tests: ab errors exit stress (default: all).  "stress" unloads the
- * module while faults are in flight, then loads it again from -k.
+ * Tests: ab errors mapping handed exit stress unload (default: all).
+ * "stress" unloads the module while faults are in flight, "unload" under
+ * slab fault injection; both load it again from -k.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -20,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -147,9 +149,10 @@ static long hits_of(const char *p)
 /* Two mappings of one file, order 0 and 4, with the global order at 2. */
 static void test_ab(void)
 {
-	int fd = make_file("/tmp/fa-ab", NPAGES);
+	/* Two opens: the overrides of one open file's pages would be one. */
+	int fd = make_file("/tmp/fa-ab", NPAGES), fd2 = open("/tmp/fa-ab", O_RDONLY);
 	char *a = map_aligned(fd, NPAGES * page_size);
-	char *b = map_aligned(fd, NPAGES * page_size);
+	char *b = map_aligned(fd2, NPAGES * page_size);
 	long fa, fb, ha, hb, o0, o4, hits, calls, mapped;
 
 	cmd("clear\n");
@@ -191,8 +194,10 @@ static void test_ab(void)
 	munmap(a, NPAGES * page_size);
 	munmap(b, NPAGES * page_size);
 	close(fd);
+	close(fd2);
 }
 
+/* A refused write: the errno wanted, and the listing byte-identical. */
 static void expect_err(const char *name, int err, int want, const char *before)
 {
 	const char *after = slurp(DIR_ "vma");
@@ -202,15 +207,15 @@ static void expect_err(const char *name, int err, int want, const char *before)
 	       strerror(want), strcmp(before, after) ? "; vma changed" : "");
 }
 
-/* Drop CAP_SYS_PTRACE from this (forked) process. */
-static void drop_ptrace_cap(void)
+/* Drop capability @cap from this (forked) process. */
+static void drop_cap(int cap)
 {
 	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
 	struct __user_cap_data_struct d[2];
 
 	syscall(SYS_capget, &h, d);
-	d[0].effective &= ~(1U << CAP_SYS_PTRACE);
-	d[0].permitted &= ~(1U << CAP_SYS_PTRACE);
+	d[0].effective &= ~(1U << cap);
+	d[0].permitted &= ~(1U << cap);
 	syscall(SYS_capset, &h, d);
 }
 
@@ -235,21 +240,68 @@ static int as_nobody(void *arg)
 
 static int without_ptrace(void *arg)
 {
-	drop_ptrace_cap();
+	drop_cap(CAP_SYS_PTRACE);
 	return cmd("%d %p 1\n", *(pid_t *)arg, (void *)0x400000);
+}
+
+static int without_admin(void *arg)
+{
+	drop_cap(CAP_SYS_ADMIN);
+	return cmd("%d %p 1\n", getppid(), arg);
+}
+
+/*
+ * @s written to @path at @off: by pwrite(), or with @seek by lseek() and
+ * write().  0 or the errno.
+ */
+static int put_at(const char *path, const char *s, off_t off, bool seek)
+{
+	int fd = open(path, O_RDWR), err = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return errno;
+	if (seek)
+		n = lseek(fd, off, SEEK_SET) == off ? write(fd, s, strlen(s)) : -2;
+	else
+		n = pwrite(fd, s, strlen(s), off);
+	if (n == -2)
+		err = 255;	/* no such offset: not what is tested */
+	else if (n < 0)
+		err = errno;
+	close(fd);
+	return err;
+}
+
+/*
+ * @n separate VMAs of one file mapping, one page each at odd page
+ * offsets, every other page of a PROT_NONE mapping made readable.
+ */
+static char *file_vmas(int fd, int n)
+{
+	char *p = mmap(NULL, 2 * n * page_size, PROT_NONE, MAP_SHARED, fd, 0);
+	int i;
+
+	if (p == MAP_FAILED)
+		return NULL;
+	for (i = 0; i < n; i++)
+		if (mprotect(p + (2 * i + 1) * page_size, page_size, PROT_READ))
+			return NULL;
+	return p;
 }
 
 static void test_errors(void)
 {
 	static char big[65536], before[65536];
-	char name[64];
+	int fd = make_file("/tmp/fa-errors", 2 * 1025 + 2), i, err = 0;
+	char name[64], *three, *many, *anon;
 	pid_t gone, victim;
-	char *three, *many[1025];
-	int i, err = 0;
 
 	cmd("clear\n");
-	three = mmap(NULL, 3 * page_size, PROT_READ,
-		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	/* Three pages with a hole: VMA, gap, VMA. */
+	three = mmap(NULL, 3 * page_size, PROT_READ, MAP_SHARED, fd, 0);
+	anon = mmap(NULL, page_size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
+		    -1, 0);
 	munmap(three + page_size, page_size);
 	/* One good override, so that "unchanged" means something. */
 	cmd("%d %p 3\n", getpid(), three);
@@ -259,9 +311,33 @@ static void test_errors(void)
 		return;
 	}
 
+	/* The grammar of module.rst, one rule each (KUnit has them all). */
 	expect_err("errors malformed 'abc'", cmd("abc\n"), EINVAL, before);
 	expect_err("errors malformed '1 2'", cmd("1 2\n"), EINVAL, before);
 	expect_err("errors empty write", put(DIR_ "vma", "", 0), EINVAL, before);
+	expect_err("errors embedded newline",
+		   cmd("%d\n %p 1\n", getpid(), three), EINVAL, before);
+	expect_err("errors octal address",
+		   cmd("%d 0%lo 1\n", getpid(), (unsigned long)three), EINVAL,
+		   before);
+	expect_err("errors leading +", cmd("+%d %p 1\n", getpid(), three),
+		   EINVAL, before);
+	expect_err("errors trailing blank", cmd("%d %p 1 \n", getpid(), three),
+		   EINVAL, before);
+	snprintf(big, sizeof(big), "%d %p 1\n", getpid(), three);
+	/* seq_file files refuse pwrite(); a write after a seek is ours. */
+	expect_err("errors pwrite at offset 100",
+		   put_at(DIR_ "vma", big, 100, false), ESPIPE, before);
+	expect_err("errors write at offset 1 after lseek",
+		   put_at(DIR_ "vma", big, 1, true), EINVAL, before);
+	/* 35 characters: one more than kstrtouint_from_user() reads. */
+	expect_err("errors stats 35-character 0...01",
+		   put(DIR_ "stats", "00000000000000000000000000000000001", 35),
+		   EINVAL, before);
+	expect_err("errors stats '1'", put(DIR_ "stats", "1\n", 2), EINVAL,
+		   before);
+	expect_err("errors order 'x'", put(DIR_ "order", "x\n", 2), EINVAL,
+		   before);
 	expect_err("errors no such task", cmd("999999 %p 1\n", three), ESRCH,
 		   before);
 	gone = fork();
@@ -270,12 +346,12 @@ static void test_errors(void)
 	waitpid(gone, NULL, 0);
 	expect_err("errors exited pid", cmd("%d %p 1\n", gone, three), ESRCH,
 		   before);
-	expect_err("errors huge pid", cmd("2147483647 %p 1\n", three), ESRCH,
-		   before);
-	expect_err("errors pid beyond int", cmd("99999999999 %p 1\n", three),
-		   EINVAL, before);
+	expect_err("errors pid beyond PID_MAX_LIMIT",
+		   cmd("2147483647 %p 1\n", three), EINVAL, before);
 	expect_err("errors gap between VMAs",
 		   cmd("%d %p 1\n", getpid(), three + page_size), ENOENT, before);
+	expect_err("errors anonymous mapping",
+		   cmd("%d %p 1\n", getpid(), anon), EINVAL, before);
 	expect_err("errors kernel address",
 		   cmd("%d 0xffffffff81000000 1\n", getpid()), ENOENT, before);
 	expect_err("errors order too large",
@@ -293,6 +369,8 @@ static void test_errors(void)
 		   ENOENT, before);
 	expect_err("errors without root", in_child(as_nobody, three), EACCES,
 		   before);
+	expect_err("errors without CAP_SYS_ADMIN",
+		   in_child(without_admin, three), EPERM, before);
 	victim = fork();
 	if (!victim) {
 		if (setgid(65534) || setuid(65534))
@@ -309,25 +387,169 @@ static void test_errors(void)
 	/* The limit: 1024 overrides, then -ENOSPC. */
 	cmd("clear\n");
 	err = 0;
-	/* 1025 VMAs: every other page of one region made readable. */
-	many[0] = mmap(NULL, 2 * 1025 * page_size, PROT_NONE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	for (i = 0; i < 1025; i++) {
-		many[i] = many[0] + 2 * i * page_size;
-		mprotect(many[i], page_size, PROT_READ);
-	}
-	for (i = 0; i < 1024 && !err; i++)
-		err = cmd("%d %p 1\n", getpid(), many[i]);
+	many = file_vmas(fd, 1025);
+	for (i = 0; i < 1024 && many && !err; i++)
+		err = cmd("%d %p 1\n", getpid(), many + (2 * i + 1) * page_size);
 	snprintf(name, sizeof(name), "errors limit (%d accepted)", i);
-	if (err) {
+	if (err || !many) {
 		result(false, name, "override %d failed: %s", i, strerror(err));
 	} else {
 		snprintf(before, sizeof(before), "%s", slurp(DIR_ "vma"));
-		expect_err(name, cmd("%d %p 1\n", getpid(), many[1024]), ENOSPC,
-			   before);
+		expect_err(name, cmd("%d %p 1\n", getpid(),
+				     many + 2049 * page_size), ENOSPC, before);
 	}
 	cmd("clear\n");
 	result(slurp(DIR_ "vma")[0] == '\0', "errors clear", "vma not empty");
+	munmap(many, 2 * 1025 * page_size);
+	munmap(three, 3 * page_size);
+	munmap(anon, page_size);
+	close(fd);
+}
+
+/* The listing, once the overrides whose mapping went are pruned. */
+static const char *settled_vma(void)
+{
+	int i;
+
+	/* Pruning is a work item: give it a moment. */
+	for (i = 0; i < 100 && strstr(slurp(DIR_ "vma"), "\n"); i++)
+		usleep(10000);
+	return slurp(DIR_ "vma");
+}
+
+/*
+ * An override belongs to its mapping: it follows it through mremap() and
+ * a VMA split, and goes with munmap(); a new mapping at the same address
+ * inherits nothing.
+ */
+static void test_mapping(void)
+{
+	int a = make_file("/tmp/fa-map-a", NPAGES);
+	int b = make_file("/tmp/fa-map-b", NPAGES);
+	size_t len = NPAGES * page_size;
+	char *p = map_aligned(a, len), *q, *where, key[64];
+	long faults;
+
+	cmd("clear\n");
+	set_order(4);
+	if (!p || cmd("%d %p 0\n", getpid(), p)) {
+		result(false, "mapping", "setup failed: %s", strerror(errno));
+		return;
+	}
+	/* Split: the second half gains PROT_EXEC, a VMA of its own. */
+	mprotect(p + len / 2, len / 2, PROT_READ | PROT_EXEC);
+	faults = read_pages(p, NPAGES);
+	result(faults == (long)NPAGES, "mapping split keeps the override",
+	       "%ld faults, expected %lu (order 0 on both halves)", faults,
+	       NPAGES);
+	mprotect(p + len / 2, len / 2, PROT_READ);
+
+	/* mremap() to a 2 MiB-aligned place: the override follows. */
+	where = map_aligned(b, len);
+	munmap(where, len);
+	madvise(p, len, MADV_DONTNEED);
+	q = mremap(p, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, where);
+	faults = q == MAP_FAILED ? -1 : read_pages(q, NPAGES);
+	result(faults == (long)NPAGES, "mapping mremap keeps the override",
+	       "%ld faults, expected %lu (order 0)", faults, NPAGES);
+	snprintf(key, sizeof(key), " %lx-%lx 0 ", (unsigned long)q,
+		 (unsigned long)q + len);
+	result(strstr(slurp(DIR_ "vma"), key) != NULL,
+	       "mapping mremap listed at the new address", "vma: %s",
+	       slurp(DIR_ "vma"));
+
+	/* munmap(), then another file at the same address: no override. */
+	munmap(q, len);
+	result(settled_vma()[0] == '\0', "mapping munmap removes the override",
+	       "vma still lists: %s", slurp(DIR_ "vma"));
+	p = mmap(q, len, PROT_READ, MAP_SHARED | MAP_FIXED, b, 0);
+	faults = p == MAP_FAILED ? -1 : read_pages(p, NPAGES);
+	result(faults == (long)(NPAGES >> 4),
+	       "mapping new file at the same address",
+	       "%ld faults, expected %lu (order 4)", faults, NPAGES >> 4);
+	munmap(p, len);
+
+	/* The same file again, from the same open file: the override went. */
+	p = map_aligned(a, len);
+	if (!p || cmd("%d %p 0\n", getpid(), p)) {
+		result(false, "mapping", "setup failed: %s", strerror(errno));
+		return;
+	}
+	munmap(p, len);
+	settled_vma();
+	p = mmap(p, len, PROT_READ, MAP_SHARED | MAP_FIXED, a, 0);
+	faults = p == MAP_FAILED ? -1 : read_pages(p, NPAGES);
+	result(faults == (long)(NPAGES >> 4),
+	       "mapping same file mapped again",
+	       "%ld faults, expected %lu (order 4)", faults, NPAGES >> 4);
+
+	/* MAP_FIXED over an overridden mapping replaces it: no override. */
+	if (cmd("%d %p 0\n", getpid(), p))
+		result(false, "mapping", "setup failed: %s", strerror(errno));
+	p = mmap(p, len, PROT_READ, MAP_SHARED | MAP_FIXED, a, 0);
+	result(settled_vma()[0] == '\0', "mapping MAP_FIXED over it",
+	       "vma still lists: %s", slurp(DIR_ "vma"));
+	munmap(p, len);
+	cmd("clear\n");
+	close(a);
+	close(b);
+}
+
+/* A descriptor opened by root, then used by uid 65534: every access fails. */
+static void test_handed(void)
+{
+	static const char *const files[] = { "vma", "stats", "order" };
+	int fd = make_file("/tmp/fa-handed", 16), fds[3], i, status;
+	char *p = mmap(NULL, 16 * page_size, PROT_READ, MAP_SHARED, fd, 0);
+	char before[4096], order_before[32], path[64];
+	pid_t pid;
+
+	cmd("clear\n");
+	cmd("%d %p 2\n", getpid(), p);
+	snprintf(before, sizeof(before), "%s", slurp(DIR_ "vma"));
+	snprintf(order_before, sizeof(order_before), "%s", slurp(DIR_ "order"));
+	for (i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), DIR_ "%s", files[i]);
+		fds[i] = open(path, O_RDWR);
+	}
+	pid = fork();
+	if (!pid) {
+		/* Each refused access sets one bit of the exit status. */
+		static const char *const writes[] = {
+			"clear\n", "0\n", "0\n",
+		};
+		char line[128], buf[64];
+		int bits = 0;
+
+		if (setgid(65534) || setuid(65534))
+			_exit(255);
+		snprintf(line, sizeof(line), "%d %p 0\n", getppid(), p);
+		for (i = 0; i < 3; i++) {
+			bits |= (write(fds[i], writes[i], strlen(writes[i])) < 0 &&
+				 errno == EPERM) << (2 * i);
+			bits |= (pread(fds[i], buf, sizeof(buf), 0) < 0 &&
+				 errno == EPERM) << (2 * i + 1);
+		}
+		bits |= (write(fds[0], line, strlen(line)) < 0 &&
+			 errno == EPERM) << 6;
+		snprintf(line, sizeof(line), "%d %p default\n", getppid(), p);
+		bits |= (write(fds[0], line, strlen(line)) < 0 &&
+			 errno == EPERM) << 7;
+		_exit(bits == 0xff ? 0 : 1);
+	}
+	waitpid(pid, &status, 0);
+	result(WIFEXITED(status) && !WEXITSTATUS(status),
+	       "handed fd: every command and read refused (EPERM)",
+	       "child status %d", status);
+	result(!strcmp(before, slurp(DIR_ "vma")) &&
+	       !strcmp(order_before, slurp(DIR_ "order")),
+	       "handed fd: nothing changed", "vma %s, order %s", slurp(DIR_ "vma"),
+	       slurp(DIR_ "order"));
+	for (i = 0; i < 3; i++)
+		close(fds[i]);
+	cmd("clear\n");
+	munmap(p, 16 * page_size);
+	close(fd);
 }
 
 /* The owner of an override exits: it is gone, and its pid inherits nothing. */
@@ -473,14 +695,80 @@ static void test_stress(void)
 	close(fd);
 }
 
+#define FAILSLAB "/sys/kernel/debug/failslab/"
+
+static int failslab(const char *knob, const char *val)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), FAILSLAB "%s", knob);
+	return put(path, val, strlen(val));
+}
+
+/* The child: every slab allocation it makes fails; then rmmod. */
+static int unload_failing(void *arg __attribute__((unused)))
+{
+	if (put("/proc/self/make-it-fail", "1", 1))
+		return 254;
+	return syscall(SYS_delete_module, "mod_faultaround", O_NONBLOCK) ?
+		errno : 0;
+}
+
+/*
+ * Unload with an override, while every allocation of the unloading task
+ * fails: unload must not allocate, and must leave no policy behind (a
+ * fault would call freed module code).
+ */
+static void test_unload(void)
+{
+	int fd = make_file("/tmp/fa-unload", NPAGES), mfd, err;
+	char *p = map_aligned(fd, NPAGES * page_size), *q;
+	long faults;
+
+	set_order(4);
+	if (access(FAILSLAB "probability", W_OK)) {
+		result(false, "unload under failslab", "no " FAILSLAB);
+		return;
+	}
+	if (!p || cmd("%d %p 0\n", getpid(), p)) {
+		result(false, "unload", "setup failed: %s", strerror(errno));
+		return;
+	}
+	err = failslab("task-filter", "Y") || failslab("ignore-gfp-wait", "N") ||
+	      failslab("verbose", "0") || failslab("interval", "1") ||
+	      failslab("times", "-1") || failslab("probability", "100");
+	err = err ? 253 : in_child(unload_failing, NULL);
+	failslab("probability", "0");
+	result(!err, "unload under failslab", "rmmod: %s", strerror(err));
+	/* Another file mapping, so that no page is cached in page tables. */
+	q = map_aligned(fd, NPAGES * page_size);
+	faults = q ? read_pages(q, NPAGES) : -1;
+	result(faults == (long)(NPAGES >> 4), "unload leaves no policy",
+	       "%ld faults, expected %lu (the global order 4)", faults,
+	       NPAGES >> 4);
+	mfd = open(module, O_RDONLY);
+	err = mfd < 0 || syscall(SYS_finit_module, mfd, "", 0) ? errno : 0;
+	close(mfd);
+	if (!err)
+		err = cmd("%d %p 1\n", getpid(), q);
+	result(!err, "unload then reload and override", "%s", strerror(err));
+	cmd("clear\n");
+	munmap(p, NPAGES * page_size);
+	munmap(q, NPAGES * page_size);
+	close(fd);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
 } tests[] = {
 	{ "ab", test_ab },
 	{ "errors", test_errors },
+	{ "mapping", test_mapping },
+	{ "handed", test_handed },
 	{ "exit", test_exit },
 	{ "stress", test_stress },
+	{ "unload", test_unload },
 };
 
 int main(int argc, char **argv)

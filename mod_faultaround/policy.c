@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The fault path: the policy callback that the kernel calls on each read
+ * fault that could fault around, and the statistics it keeps per CPU.
+ */
+#include <linux/mm.h>
+#include <linux/pagemap.h>
+#include <linux/percpu.h>
+#include <linux/string.h>
+
+#include "faultaround.h"
+
+/*
+ * Per CPU, so that the faults this module exists to measure do not
+ * bounce a shared cache line.  syncp also covers each override's hits.
+ */
+struct fa_pcpu {
+	u64_stats_t hits, misses, decided[FA_NR_ORDERS];
+	struct u64_stats_sync syncp;
+};
+
+static DEFINE_PER_CPU(struct fa_pcpu, fa_pcpu);
+
+/* Called by the fault path under RCU; must not sleep. */
+static unsigned int fa_policy_order(struct vm_area_struct *vma,
+				    unsigned long address, unsigned int order)
+{
+	struct fa_override *ov;
+	struct fa_pcpu *s;
+
+	ov = fa_table_lookup(rcu_dereference(fa_table), vma->vm_mm,
+			     vma->vm_file, linear_page_index(vma, address));
+	if (ov && READ_ONCE(ov->gone))
+		ov = NULL;
+	if (ov)
+		order = ov->order;
+
+	s = get_cpu_ptr(&fa_pcpu);
+	u64_stats_update_begin(&s->syncp);
+	if (ov) {
+		u64_stats_inc(&s->hits);
+		u64_stats_inc(this_cpu_ptr(ov->hits));
+	} else {
+		u64_stats_inc(&s->misses);
+	}
+	u64_stats_inc(&s->decided[min(order, FA_NR_ORDERS - 1U)]);
+	u64_stats_update_end(&s->syncp);
+	put_cpu_ptr(&fa_pcpu);
+	return order;
+}
+
+static const struct fault_around_policy fa_policy = {
+	.order = fa_policy_order,
+};
+
+/* Register the policy; the first override does, under override.c's lock. */
+int fa_policy_register(void)
+{
+	return fault_around_register_policy(&fa_policy);
+}
+
+/* Unregister it; waits for the faults still calling it. */
+void fa_policy_unregister(void)
+{
+	fault_around_unregister_policy(&fa_policy);
+}
+
+/* @ov's hits, summed over the CPUs. */
+u64 fa_hits_of(const struct fa_override *ov)
+{
+	unsigned int start;
+	u64 sum = 0, v;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		const struct fa_pcpu *s = per_cpu_ptr(&fa_pcpu, cpu);
+
+		do {
+			start = u64_stats_fetch_begin(&s->syncp);
+			v = u64_stats_read(per_cpu_ptr(ov->hits, cpu));
+		} while (u64_stats_fetch_retry(&s->syncp, start));
+		sum += v;
+	}
+	return sum;
+}
+
+/* The statistics since load, summed over the CPUs. */
+void fa_stats_read(struct fa_stats *st)
+{
+	unsigned int start, o;
+	struct fa_stats v;
+	int cpu;
+
+	memset(st, 0, sizeof(*st));
+	for_each_possible_cpu(cpu) {
+		const struct fa_pcpu *s = per_cpu_ptr(&fa_pcpu, cpu);
+
+		do {
+			start = u64_stats_fetch_begin(&s->syncp);
+			v.hits = u64_stats_read(&s->hits);
+			v.misses = u64_stats_read(&s->misses);
+			for (o = 0; o < FA_NR_ORDERS; o++)
+				v.decided[o] = u64_stats_read(&s->decided[o]);
+		} while (u64_stats_fetch_retry(&s->syncp, start));
+		st->hits += v.hits;
+		st->misses += v.misses;
+		for (o = 0; o < FA_NR_ORDERS; o++)
+			st->decided[o] += v.decided[o];
+	}
+}

@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite "faultaround": the grammar, one case per rule, and the
+ * override table.  A module of its own, mod_faultaround_test, which the
+ * boot lab loads on purpose; it calls mod_faultaround's functions
+ * through the EXPORTED_FOR_KUNIT_TESTING namespace.
+ */
+#include <kunit/test.h>
+#include <linux/err.h>
+#include <linux/log2.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "faultaround.h"
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
+struct parse_case {
+	const char *in;
+	const char *why;	/* NULL: accepted; else a part of the reason */
+	enum fa_cmd_type type;
+	pid_t pid;
+	unsigned long addr;
+	unsigned int order;
+};
+
+/* Each rejected row breaks exactly one rule of module.rst's grammar. */
+static const struct parse_case parse_cases[] = {
+	{ "clear",			NULL, FA_CMD_CLEAR },
+	{ "clear\n",			NULL, FA_CMD_CLEAR },
+	{ "1 0x1000 4",			NULL, FA_CMD_SET, 1, 0x1000, 4 },
+	{ "42 4096 0\n",		NULL, FA_CMD_SET, 42, 4096, 0 },
+	{ "7 \t 0xAbC000\t3",		NULL, FA_CMD_SET, 7, 0xabc000, 3 },
+	{ "3 0 default",		NULL, FA_CMD_DEFAULT, 3, 0 },
+	/* One optional newline, at the end; no other control character. */
+	{ "",				"empty" },
+	{ "\n",				"empty" },
+	{ "clear\n\n",			"control" },
+	{ "5\n 0x1000 4",		"control" },
+	{ "5 0x1000\r 4",		"control" },
+	/* Blanks only between fields. */
+	{ " clear",			"blank" },
+	{ "1 0x1000 4 ",		"blank" },
+	{ "1 0x1000 4\t\n",		"blank" },
+	/* "clear" alone, or exactly three fields. */
+	{ "clear all",			"three fields" },
+	{ "1 0x1000",			"three fields" },
+	{ "1 0x1000 4 5",		"more than three" },
+	/* Decimal: digits only, no sign, no leading zero. */
+	{ "+1 0x1000 4",		"digit" },
+	{ "-1 0x1000 4",		"digit" },
+	{ "x 0x1000 4",			"digit" },
+	{ "01 0x1000 4",		"starts with 0" },
+	{ "1 +4096 4",			"digit" },
+	{ "1 0400000 4",		"starts with 0" },
+	{ "1 0x1000 04",		"starts with 0" },
+	{ "1 0x1000 4x",		"digit" },
+	{ "1 0x1000 Default",		"digit" },
+	/* A pid in (0, PID_MAX_LIMIT]. */
+	{ "0 0x1000 4",			"pid" },
+	{ "99999999 0x1000 4",		"pid" },
+	/* Hexadecimal: "0x" (lower case) and at least one digit. */
+	{ "1 0x 4",			"no digits after 0x" },
+	{ "1 0X1000 4",			"digit" },
+	{ "1 0xg 4",			"hexadecimal digit" },
+	{ "1 0x+1000 4",		"hexadecimal digit" },
+};
+
+static unsigned int max_order(void)
+{
+	return ilog2(PTRS_PER_PTE);
+}
+
+static void expect_parse(struct kunit *test, const struct parse_case *c,
+			 size_t len)
+{
+	const char *why = NULL;
+	struct fa_cmd cmd = {};
+	int err = fa_parse_cmd(c->in, len, max_order(), &cmd, &why);
+
+	if (c->why) {
+		KUNIT_EXPECT_EQ_MSG(test, err, -EINVAL, "input '%s'", c->in);
+		KUNIT_EXPECT_NOT_NULL_MSG(test, why, "input '%s'", c->in);
+		if (why)
+			KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(why, c->why),
+						  "input '%s': '%s', not '%s'",
+						  c->in, why, c->why);
+		return;
+	}
+	KUNIT_ASSERT_EQ_MSG(test, err, 0, "input '%s': %s", c->in, why);
+	KUNIT_EXPECT_EQ_MSG(test, cmd.type, c->type, "input '%s'", c->in);
+	if (c->type == FA_CMD_CLEAR)
+		return;
+	KUNIT_EXPECT_EQ(test, cmd.pid, c->pid);
+	KUNIT_EXPECT_EQ(test, cmd.addr, c->addr);
+	if (c->type == FA_CMD_SET)
+		KUNIT_EXPECT_EQ(test, cmd.order, c->order);
+}
+
+static void parse_rules(struct kunit *test)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(parse_cases); i++)
+		expect_parse(test, &parse_cases[i], strlen(parse_cases[i].in));
+}
+
+/* Limits that depend on the machine: orders, unsigned long, length. */
+static void parse_limits(struct kunit *test)
+{
+	char in[FA_CMD_MAX_LEN + 8], big[32];
+	struct parse_case c = { .in = in };
+
+	snprintf(in, sizeof(in), "1 0x1000 %u", max_order());
+	c.type = FA_CMD_SET;
+	c.pid = 1;
+	c.addr = 0x1000;
+	c.order = max_order();
+	expect_parse(test, &c, strlen(in));
+	snprintf(in, sizeof(in), "1 0x1000 %u", max_order() + 1);
+	c.why = "larger than allowed";
+	expect_parse(test, &c, strlen(in));
+
+	/* ULONG_MAX with one more digit, in decimal and in hexadecimal. */
+	snprintf(big, sizeof(big), "%lu0", ULONG_MAX);
+	snprintf(in, sizeof(in), "1 %s 4", big);
+	c.why = "too large";
+	expect_parse(test, &c, strlen(in));
+	snprintf(in, sizeof(in), "1 0x%lx0 4", ULONG_MAX);
+	expect_parse(test, &c, strlen(in));
+	snprintf(in, sizeof(in), "1 0x%lx 4", ULONG_MAX);
+	c.why = NULL;
+	c.addr = ULONG_MAX;
+	c.order = 4;
+	expect_parse(test, &c, strlen(in));
+
+	/* FA_CMD_MAX_LEN bytes are a command; one more is not. */
+	memset(in, '\t', sizeof(in));
+	memcpy(in, "1 0x1000", 8);
+	in[FA_CMD_MAX_LEN - 1] = '4';
+	c.why = NULL;
+	c.addr = 0x1000;
+	c.order = 4;
+	expect_parse(test, &c, FA_CMD_MAX_LEN);
+	c.why = "longer";
+	in[FA_CMD_MAX_LEN] = '4';
+	expect_parse(test, &c, FA_CMD_MAX_LEN + 1);
+
+	/* A NUL inside is a control character, not an end. */
+	c.in = "1 0x1000\0 4";
+	c.why = "control";
+	expect_parse(test, &c, 11);
+}
+
+/* "order" and "stats": the same decimal numbers, and a maximum. */
+static void parse_uint(struct kunit *test)
+{
+	static const struct { const char *in; int err; unsigned int val; } cases[] = {
+		{ "0", 0, 0 }, { "0\n", 0, 0 }, { "5", 0, 5 }, { "9", 0, 9 },
+		{ "10", -EINVAL }, { "00", -EINVAL }, { "+1", -EINVAL },
+		{ "1 ", -EINVAL }, { "", -EINVAL }, { "1\n\n", -EINVAL },
+		{ "0x1", -EINVAL },
+	};
+	unsigned int i, val;
+	const char *why;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		val = 99;
+		KUNIT_EXPECT_EQ_MSG(test, fa_parse_uint(cases[i].in,
+							strlen(cases[i].in), 9,
+							&val, &why),
+				    cases[i].err, "input '%s'", cases[i].in);
+		if (!cases[i].err)
+			KUNIT_EXPECT_EQ(test, val, cases[i].val);
+	}
+}
+
+/* Fake mms and files: the table only compares their addresses. */
+#define MM(n)	((struct mm_struct *)(0x100000UL * (n)))
+#define FILE(n)	((struct file *)(0x1000UL * (n)))
+
+static struct fa_override *mk(struct kunit *test, int mm, int file,
+			      pgoff_t start, pgoff_t end, unsigned int order)
+{
+	struct fa_override *ov = kunit_kzalloc(test, sizeof(*ov), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, ov);
+	ov->key.mm = MM(mm);
+	ov->key.file = FILE(file);
+	ov->key.start = start;
+	ov->key.end = end;
+	ov->order = order;
+	return ov;
+}
+
+static struct fa_table *set(struct kunit *test, struct fa_table *t,
+			    struct fa_override *ov, struct list_head *dead)
+{
+	struct fa_table *new = fa_table_set(t, ov, FA_MAX_OVERRIDES, dead);
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(new));
+	kfree(t);
+	return new;
+}
+
+static void table_lookup(struct kunit *test)
+{
+	struct fa_override *a = mk(test, 1, 1, 0, 4, 0);
+	struct fa_override *b = mk(test, 1, 1, 8, 9, 4);
+	struct fa_override *c = mk(test, 1, 2, 0, 4, 2);
+	struct fa_override *d = mk(test, 2, 1, 0, 4, 3);
+	struct fa_table *t = NULL;
+	LIST_HEAD(dead);
+
+	KUNIT_EXPECT_NULL(test, fa_table_lookup(NULL, MM(1), FILE(1), 0));
+	t = set(test, t, d, &dead);
+	t = set(test, t, b, &dead);
+	t = set(test, t, c, &dead);
+	t = set(test, t, a, &dead);
+	KUNIT_EXPECT_EQ(test, t->nr, 4);
+	KUNIT_EXPECT_PTR_EQ(test, fa_table_lookup(t, MM(1), FILE(1), 0), a);
+	KUNIT_EXPECT_PTR_EQ(test, fa_table_lookup(t, MM(1), FILE(1), 3), a);
+	KUNIT_EXPECT_NULL(test, fa_table_lookup(t, MM(1), FILE(1), 4));
+	KUNIT_EXPECT_NULL(test, fa_table_lookup(t, MM(1), FILE(1), 7));
+	KUNIT_EXPECT_PTR_EQ(test, fa_table_lookup(t, MM(1), FILE(1), 8), b);
+	KUNIT_EXPECT_NULL(test, fa_table_lookup(t, MM(1), FILE(1), 9));
+	/* Same pages of another file, or of the same file in another mm. */
+	KUNIT_EXPECT_PTR_EQ(test, fa_table_lookup(t, MM(1), FILE(2), 1), c);
+	KUNIT_EXPECT_PTR_EQ(test, fa_table_lookup(t, MM(2), FILE(1), 1), d);
+	KUNIT_EXPECT_NULL(test, fa_table_lookup(t, MM(2), FILE(2), 1));
+	KUNIT_EXPECT_NULL(test, fa_table_lookup(t, MM(3), FILE(1), 1));
+	KUNIT_EXPECT_TRUE(test, list_empty(&dead));
+	kfree(t);
+}
+
+/* A new override replaces those of its mm and file that it overlaps. */
+static void table_replaces_overlap(struct kunit *test)
+{
+	struct fa_override *a = mk(test, 1, 1, 0, 4, 0);
+	struct fa_override *other_mm = mk(test, 2, 1, 0, 4, 3);
+	struct fa_override *other_file = mk(test, 1, 2, 0, 4, 3);
+	struct fa_override *b = mk(test, 1, 1, 3, 9, 4);
+	struct fa_table *t = NULL;
+	LIST_HEAD(dead);
+
+	t = set(test, t, a, &dead);
+	t = set(test, t, other_mm, &dead);
+	t = set(test, t, other_file, &dead);
+	t = set(test, t, b, &dead);
+	KUNIT_EXPECT_EQ(test, t->nr, 3);
+	KUNIT_EXPECT_NULL(test, fa_table_lookup(t, MM(1), FILE(1), 0));
+	KUNIT_EXPECT_PTR_EQ(test, fa_table_lookup(t, MM(1), FILE(1), 3), b);
+	KUNIT_EXPECT_PTR_EQ(test, fa_table_lookup(t, MM(2), FILE(1), 0),
+			    other_mm);
+	KUNIT_EXPECT_PTR_EQ(test, fa_table_lookup(t, MM(1), FILE(2), 0),
+			    other_file);
+	KUNIT_EXPECT_TRUE(test, list_is_singular(&dead));
+	KUNIT_EXPECT_PTR_EQ(test, list_first_entry(&dead, struct fa_override,
+						   dead), a);
+	kfree(t);
+}
+
+static void table_limit(struct kunit *test)
+{
+	struct fa_table *t = NULL, *new;
+	LIST_HEAD(dead);
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		new = fa_table_set(t, mk(test, 1, 1, 2 * i, 2 * i + 1, 1), 4,
+				   &dead);
+		KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(new));
+		kfree(t);
+		t = new;
+	}
+	new = fa_table_set(t, mk(test, 1, 1, 100, 101, 1), 4, &dead);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(new), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, t->nr, 4);
+	KUNIT_EXPECT_TRUE(test, list_empty(&dead));
+	/* Replacing one at the limit is fine. */
+	new = fa_table_set(t, mk(test, 1, 1, 0, 1, 5), 4, &dead);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(new));
+	KUNIT_EXPECT_EQ(test, new->nr, 4);
+	KUNIT_EXPECT_EQ(test, fa_table_lookup(new, MM(1), FILE(1), 0)->order, 5);
+	kfree(t);
+	kfree(new);
+}
+
+/* An override whose mapping is gone leaves at the next set, uncounted. */
+static void table_set_drops_gone(struct kunit *test)
+{
+	struct fa_override *a = mk(test, 1, 1, 0, 1, 1);
+	struct fa_override *b = mk(test, 1, 1, 2, 3, 1);
+	struct fa_table *t = NULL, *new;
+	LIST_HEAD(dead);
+
+	t = set(test, t, a, &dead);
+	t = set(test, t, b, &dead);
+	a->gone = true;
+	new = fa_table_set(t, mk(test, 1, 1, 4, 5, 1), 2, &dead);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(new));
+	KUNIT_EXPECT_EQ(test, new->nr, 2);
+	KUNIT_EXPECT_NULL(test, fa_table_lookup(new, MM(1), FILE(1), 0));
+	KUNIT_EXPECT_PTR_EQ(test, fa_table_lookup(new, MM(1), FILE(1), 2), b);
+	KUNIT_EXPECT_TRUE(test, list_is_singular(&dead));
+	kfree(t);
+	kfree(new);
+}
+
+static bool match_mm(struct fa_override *ov, void *arg)
+{
+	return ov->key.mm == arg;
+}
+
+static void table_remove(struct kunit *test)
+{
+	struct fa_table *t = NULL, *new;
+	struct fa_override *ov;
+	LIST_HEAD(dead);
+	int n = 0;
+
+	t = set(test, t, mk(test, 1, 1, 0, 1, 1), &dead);
+	t = set(test, t, mk(test, 2, 1, 0, 1, 1), &dead);
+	t = set(test, t, mk(test, 1, 2, 0, 1, 1), &dead);
+
+	new = fa_table_remove(t, match_mm, MM(3), &dead);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(new), -ENOENT);
+	KUNIT_EXPECT_TRUE(test, list_empty(&dead));
+
+	new = fa_table_remove(t, match_mm, MM(1), &dead);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(new));
+	KUNIT_EXPECT_EQ(test, new->nr, 1);
+	KUNIT_EXPECT_NOT_NULL(test, fa_table_lookup(new, MM(2), FILE(1), 0));
+	list_for_each_entry(ov, &dead, dead)
+		n++;
+	KUNIT_EXPECT_EQ(test, n, 2);
+	kfree(t);
+
+	/* Removing the last one leaves no table at all. */
+	t = fa_table_remove(new, match_mm, MM(2), &dead);
+	KUNIT_EXPECT_NULL(test, t);
+	kfree(new);
+}
+
+/*
+ * Many overrides in a scrambled order: every one is found, the slots of
+ * each mm are contiguous, and fa_table_find() starts at the first slot of
+ * a file that ends after the page.
+ */
+static void table_many_sorted(struct kunit *test)
+{
+	const int n = 300, mms = 5, files = 3;
+	unsigned int first, last, i;
+	struct fa_table *t = NULL;
+	LIST_HEAD(dead);
+	int k;
+
+	for (k = 0; k < n; k++) {
+		int j = (k * 7919) % n;
+
+		t = set(test, t, mk(test, 1 + j % mms, 1 + j % files,
+				    16 * j, 16 * j + 8, j % 10), &dead);
+	}
+	KUNIT_ASSERT_EQ(test, t->nr, n);
+	for (k = 0; k < n; k++) {
+		struct fa_override *ov;
+
+		ov = fa_table_lookup(t, MM(1 + k % mms), FILE(1 + k % files),
+				     16 * k + 7);
+		KUNIT_ASSERT_NOT_NULL(test, ov);
+		KUNIT_EXPECT_EQ(test, ov->order, k % 10);
+		KUNIT_EXPECT_NULL(test, fa_table_lookup(t, MM(1 + k % mms),
+							FILE(1 + k % files),
+							16 * k + 8));
+	}
+	for (k = 1; k <= mms + 1; k++) {
+		fa_table_mm(t, MM(k), &first, &last);
+		KUNIT_EXPECT_EQ(test, last - first, k <= mms ? n / mms : 0);
+		for (i = first; i < last; i++)
+			KUNIT_EXPECT_PTR_EQ(test, t->slot[i].key.mm, MM(k));
+		if (k > mms)
+			continue;
+		/* k's keys are j = k - 1 mod mms: the first one of file f. */
+		i = fa_table_find(t, first, last, FILE(1 + (k - 1) % files), 0);
+		KUNIT_ASSERT_LT(test, i, last);
+		KUNIT_EXPECT_EQ(test, t->slot[i].key.start, 16 * (k - 1));
+		i = fa_table_find(t, first, last, FILE(1 + (k - 1) % files),
+				  16 * (k - 1) + 8);
+		KUNIT_ASSERT_LT(test, i, last);
+		KUNIT_EXPECT_EQ(test, t->slot[i].key.start,
+				16 * (k - 1 + mms * files));
+	}
+	kfree(t);
+}
+
+static struct kunit_case faultaround_cases[] = {
+	KUNIT_CASE(parse_rules),
+	KUNIT_CASE(parse_limits),
+	KUNIT_CASE(parse_uint),
+	KUNIT_CASE(table_lookup),
+	KUNIT_CASE(table_replaces_overlap),
+	KUNIT_CASE(table_limit),
+	KUNIT_CASE(table_set_drops_gone),
+	KUNIT_CASE(table_remove),
+	KUNIT_CASE(table_many_sorted),
+	{}
+};
+
+static struct kunit_suite faultaround_suite = {
+	.name = "faultaround",
+	.test_cases = faultaround_cases,
+};
+
+kunit_test_suite(faultaround_suite);
+
+MODULE_DESCRIPTION("KUnit tests for mod_faultaround");
+MODULE_LICENSE("GPL");
