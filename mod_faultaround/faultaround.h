@@ -12,6 +12,20 @@
 #ifndef _FAULTAROUND_H
 #define _FAULTAROUND_H
 
+#include <linux/mm.h>
+
+#ifndef CONFIG_FAULT_AROUND_ORDER
+#error "mod_faultaround needs the faultaround patch series (CONFIG_FAULT_AROUND_ORDER)"
+#endif
+/* The hook comes from the lab part of the series, which is never sent. */
+#ifndef HAVE_FAULT_AROUND_POLICY
+#error "mod_faultaround needs the faultaround lab patch (patches/lab/)"
+#endif
+/* Overrides follow their mapping through MMU notifiers (KVM selects them). */
+#ifndef CONFIG_MMU_NOTIFIER
+#error "mod_faultaround needs CONFIG_MMU_NOTIFIER"
+#endif
+
 #include <linux/list.h>
 #include <linux/llist.h>
 #include <linux/log2.h>
@@ -64,8 +78,7 @@ struct fa_override {
 	struct fa_key key;
 	unsigned int order;
 	bool gone;		/* its mapping is gone; no fault uses it */
-	pid_t pid;		/* for display only */
-	unsigned long start, end;	/* where the mapping was last seen */
+	struct pid *pid;	/* for display only */
 	struct file *file;
 	struct mmu_notifier *mn;
 	u64_stats_t __percpu *hits;	/* under policy.c's per-CPU syncp */
@@ -89,6 +102,11 @@ struct fa_slot {
 struct fa_table {
 	struct rcu_head rcu;
 	unsigned int nr;
+	/*
+	 * A bit per hash of each mm in the table: most faults are of an mm
+	 * without overrides, and one test of this word turns them away.
+	 */
+	unsigned long mms;
 	struct fa_slot slot[];
 };
 
@@ -100,6 +118,10 @@ void fa_table_mm(const struct fa_table *t, const struct mm_struct *mm,
 unsigned int fa_table_find(const struct fa_table *t, unsigned int first,
 			   unsigned int last, const struct file *file,
 			   pgoff_t pgoff);
+void fa_table_keep(const struct fa_table *t, unsigned int first,
+		   unsigned int last, const struct file *file, pgoff_t pgoff,
+		   unsigned long vm_start, unsigned long vm_end,
+		   unsigned long start, unsigned long end, unsigned long *seen);
 struct fa_table *fa_table_set(const struct fa_table *t,
 			      struct fa_override *ov, unsigned int limit,
 			      struct list_head *dead);
@@ -110,7 +132,7 @@ struct fa_table *fa_table_remove(const struct fa_table *t,
 
 /* override.c */
 extern struct fa_table __rcu *fa_table;
-int fa_set(struct mm_struct *mm, pid_t pid, unsigned long addr,
+int fa_set(struct mm_struct *mm, struct pid *pid, unsigned long addr,
 	   unsigned int order, const char **why);
 int fa_default(struct mm_struct *mm, unsigned long addr, const char **why);
 void fa_clear(void);
@@ -119,6 +141,7 @@ void fa_show(struct seq_file *m);
 void fa_overrides_exit(void);
 
 /* policy.c */
+void fa_policy_init(void);
 int fa_policy_register(void);
 void fa_policy_unregister(void);
 u64 fa_hits_of(const struct fa_override *ov);

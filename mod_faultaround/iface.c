@@ -14,6 +14,7 @@
 #include <linux/mutex.h>
 #include <linux/pid.h>
 #include <linux/printk.h>
+#include <linux/rwsem.h>
 #include <linux/sched/coredump.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
@@ -100,22 +101,31 @@ static bool fa_may_trace(const struct file *file, bool opener,
 	return ok;
 }
 
-/* @pid's mm (mmget()), if both credentials may trace it; or NULL. */
-static struct mm_struct *fa_get_mm(struct file *file, pid_t pid, int *err,
+/*
+ * @pid's mm (mmget()) and struct pid (a reference), if both credentials
+ * may trace it; or NULL.  Under the task's exec_update_lock, as
+ * mm_access() does, so that an exec cannot swap the mm and the
+ * credentials between the check and the get.
+ */
+static struct mm_struct *fa_get_mm(struct file *file, pid_t nr,
+				   struct pid **pidp, int *err,
 				   const char **why)
 {
 	struct task_struct *task;
-	struct mm_struct *mm;
-	struct pid *p;
+	struct mm_struct *mm = NULL;
+	struct pid *pid;
 
-	p = find_get_pid(pid);
-	task = p ? get_pid_task(p, PIDTYPE_PID) : NULL;
-	put_pid(p);
+	pid = find_get_pid(nr);
+	task = pid ? get_pid_task(pid, PIDTYPE_PID) : NULL;
 	if (!task) {
+		put_pid(pid);
 		*why = "no such process";
 		*err = -ESRCH;
 		return NULL;
 	}
+	*err = down_read_killable(&task->signal->exec_update_lock);
+	if (*err)
+		goto out;
 	mm = get_task_mm(task);
 	if (!mm) {
 		*why = "the process has no mm (a kernel thread, or exiting)";
@@ -127,7 +137,13 @@ static struct mm_struct *fa_get_mm(struct file *file, pid_t pid, int *err,
 		*why = "the opener or the caller may not ptrace the process";
 		*err = -EPERM;
 	}
+	up_read(&task->signal->exec_update_lock);
+out:
 	put_task_struct(task);
+	if (mm)
+		*pidp = pid;
+	else
+		put_pid(pid);
 	return mm;
 }
 
@@ -158,6 +174,7 @@ static ssize_t fa_vma_write(struct file *file, const char __user *ubuf,
 	char buf[FA_CMD_MAX_LEN];
 	struct mm_struct *mm;
 	struct fa_cmd cmd;
+	struct pid *pid;
 	int err;
 
 	err = fa_write_begin(file, ubuf, len, ppos, buf);
@@ -170,26 +187,36 @@ static ssize_t fa_vma_write(struct file *file, const char __user *ubuf,
 		fa_clear();
 		return len;
 	}
-	mm = fa_get_mm(file, cmd.pid, &err, &why);
+	mm = fa_get_mm(file, cmd.pid, &pid, &err, &why);
 	if (!mm)
-		return fa_refuse(file, err, why);
+		return err == -EINTR ? err : fa_refuse(file, err, why);
 	if (cmd.type == FA_CMD_SET)
-		err = fa_set(mm, cmd.pid, cmd.addr, cmd.order, &why);
+		err = fa_set(mm, pid, cmd.addr, cmd.order, &why);
 	else
 		err = fa_default(mm, cmd.addr, &why);
 	mmput(mm);
+	put_pid(pid);
 	if (err == -EINTR)
 		return err;
 	return err ? fa_refuse(file, err, why) : len;
 }
 
+/*
+ * Every read is checked, not only the one that fills seq_file's buffer:
+ * a descriptor handed over after a short read must not read the rest.
+ */
+static ssize_t fa_read(struct file *file, char __user *buf, size_t len,
+		       loff_t *ppos)
+{
+	int err = fa_check_admin(file);
+
+	return err ? err : seq_read(file, buf, len, ppos);
+}
+
 static int fa_vma_show(struct seq_file *m, void *v)
 {
-	int err = fa_check_admin(m->file);
-
-	if (!err)
-		fa_show(m);
-	return err;
+	fa_show(m);
+	return 0;
 }
 
 static int fa_vma_open(struct inode *inode, struct file *file)
@@ -200,7 +227,7 @@ static int fa_vma_open(struct inode *inode, struct file *file)
 static const struct file_operations fa_vma_fops = {
 	.owner = THIS_MODULE,
 	.open = fa_vma_open,
-	.read = seq_read,
+	.read = fa_read,
 	.write = fa_vma_write,
 	.llseek = seq_lseek,
 	.release = single_release,
@@ -235,9 +262,6 @@ static int fa_stats_show(struct seq_file *m, void *v)
 	unsigned int o;
 	int err;
 
-	err = fa_check_admin(m->file);
-	if (err)
-		return err;
 	fa_stats_read(&st);
 	err = fa_vm_read(vm);
 	mutex_lock(&fa_base_lock);
@@ -299,7 +323,7 @@ static ssize_t fa_stats_write(struct file *file, const char __user *ubuf,
 static const struct file_operations fa_stats_fops = {
 	.owner = THIS_MODULE,
 	.open = fa_stats_open,
-	.read = seq_read,
+	.read = fa_read,
 	.write = fa_stats_write,
 	.llseek = seq_lseek,
 	.release = single_release,
@@ -307,11 +331,8 @@ static const struct file_operations fa_stats_fops = {
 
 static int fa_order_show(struct seq_file *m, void *v)
 {
-	int err = fa_check_admin(m->file);
-
-	if (!err)
-		seq_printf(m, "%u\n", fault_around_get_order());
-	return err;
+	seq_printf(m, "%u\n", fault_around_get_order());
+	return 0;
 }
 
 static int fa_order_open(struct inode *inode, struct file *file)
@@ -342,7 +363,7 @@ static ssize_t fa_order_write(struct file *file, const char __user *ubuf,
 static const struct file_operations fa_order_fops = {
 	.owner = THIS_MODULE,
 	.open = fa_order_open,
-	.read = seq_read,
+	.read = fa_read,
 	.write = fa_order_write,
 	.llseek = seq_lseek,
 	.release = single_release,

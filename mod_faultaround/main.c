@@ -21,18 +21,6 @@
 
 #include "faultaround.h"
 
-#ifndef CONFIG_FAULT_AROUND_ORDER
-#error "mod_faultaround needs the faultaround patch series (CONFIG_FAULT_AROUND_ORDER)"
-#endif
-/* The hook comes from the lab part of the series, which is never sent. */
-#ifndef HAVE_FAULT_AROUND_POLICY
-#error "mod_faultaround needs the faultaround lab patch (patches/lab/)"
-#endif
-/* Overrides follow their mapping through MMU notifiers (KVM selects them). */
-#ifndef CONFIG_MMU_NOTIFIER
-#error "mod_faultaround needs CONFIG_MMU_NOTIFIER"
-#endif
-
 static int __init fa_init(void)
 {
 	/*
@@ -40,7 +28,7 @@ static int __init fa_init(void)
 	 * why, rather than load and do nothing.
 	 */
 	if (!debugfs_initialized()) {
-		pr_err("debugfs is off (debugfs=off, or not built): not loading\n");
+		pr_err("debugfs is off (debugfs=off or no-mount, or not built): not loading\n");
 		return -ENODEV;
 	}
 	/* Locked down, debugfs opens no file that can be written. */
@@ -48,6 +36,7 @@ static int __init fa_init(void)
 		pr_err("debugfs is locked down (lockdown=): not loading; fault_around_bytes= sets the size at boot\n");
 		return -EPERM;
 	}
+	fa_policy_init();
 	return fa_iface_init();
 }
 

@@ -14,9 +14,11 @@
 #include <linux/mutex.h>
 #include <linux/pagemap.h>
 #include <linux/percpu.h>
+#include <linux/pid.h>
 #include <linux/sched/mm.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/stringify.h>
 #include <linux/workqueue.h>
 
 #include "faultaround.h"
@@ -39,6 +41,7 @@ static void fa_free_now(struct fa_override *ov)
 		fput(ov->file);
 	if (ov->mn)
 		mmu_notifier_put(ov->mn);
+	put_pid(ov->pid);
 	free_percpu(ov->hits);
 	kfree(ov);
 }
@@ -135,36 +138,15 @@ static bool fa_mark_gone(struct fa_override *ov)
 	return true;
 }
 
-/* Does the unmap of [start, end) touch where @ov was last seen? */
-static bool fa_near(const struct fa_override *ov, unsigned long start,
-		    unsigned long end)
-{
-	return start == end ||
-	       (start < READ_ONCE(ov->end) && READ_ONCE(ov->start) < end);
-}
-
-/* Record that pages of @ov are mapped by @vma; @first: the first such. */
-static void fa_seen(struct fa_override *ov, struct vm_area_struct *vma,
-		    bool first)
-{
-	pgoff_t s = max(ov->key.start, vma->vm_pgoff);
-	pgoff_t e = min(ov->key.end, vma->vm_pgoff + vma_pages(vma));
-	unsigned long a = vma->vm_start + ((s - vma->vm_pgoff) << PAGE_SHIFT);
-	unsigned long b = vma->vm_start + ((e - vma->vm_pgoff) << PAGE_SHIFT);
-
-	WRITE_ONCE(ov->start, first ? a : min(a, READ_ONCE(ov->start)));
-	WRITE_ONCE(ov->end, first ? b : max(b, READ_ONCE(ov->end)));
-}
-
 /*
  * After an unmap of [@start, @end) in @mm (or, with @start == @end,
  * whenever), mark the overrides whose mapping is gone.  A mapping is
- * still there while a VMA outside the range maps some of its pages:
+ * still there while some VMA maps some of its pages outside the range:
  * munmap() takes its VMAs out of the tree before it calls the notifiers,
  * mremap() inserts the new VMA before it moves the page tables, and
  * mmap(MAP_FIXED) replaces the VMAs of the range it unmaps.  The caller
  * holds the mmap lock, so that the VMAs do not change under us.  One
- * walk over the VMAs, only when the range touches an override.
+ * walk over the mm's VMAs.
  */
 static void fa_mm_check(struct mm_struct *mm, unsigned long start,
 			unsigned long end)
@@ -180,24 +162,16 @@ static void fa_mm_check(struct mm_struct *mm, unsigned long start,
 	rcu_read_lock();
 	t = rcu_dereference(fa_table);
 	fa_table_mm(t, mm, &first, &last);
-	for (i = first; i < last; i++)
-		if (fa_near(t->slot[i].ov, start, end))
-			break;
-	if (i == last)
+	/* fa_table_set() never makes a table larger than that. */
+	if (first == last || WARN_ON_ONCE(last - first > FA_MAX_OVERRIDES))
 		goto out;
 
 	bitmap_zero(seen, last - first);
-	for_each_vma(vmi, vma) {
-		pgoff_t vend = vma->vm_pgoff + vma_pages(vma);
-
-		if (!vma->vm_file || (vma->vm_start < end && start < vma->vm_end))
-			continue;
-		for (i = fa_table_find(t, first, last, vma->vm_file, vma->vm_pgoff);
-		     i < last && t->slot[i].key.file == vma->vm_file &&
-		     t->slot[i].key.start < vend; i++)
-			fa_seen(t->slot[i].ov, vma,
-				!__test_and_set_bit(i - first, seen));
-	}
+	for_each_vma(vmi, vma)
+		if (vma->vm_file)
+			fa_table_keep(t, first, last, vma->vm_file,
+				      vma->vm_pgoff, vma->vm_start,
+				      vma->vm_end, start, end, seen);
 	for (i = first; i < last; i++)
 		if (!test_bit(i - first, seen))
 			prune |= fa_mark_gone(t->slot[i].ov);
@@ -228,9 +202,9 @@ static void fa_mn_release(struct mmu_notifier *mn, struct mm_struct *mm)
 	fa_table_mm(t, mm, &first, &last);
 	for (i = first; i < last; i++)
 		prune |= fa_mark_gone(t->slot[i].ov);
-	rcu_read_unlock();
 	if (prune)
 		mod_delayed_work(system_wq, &fa_prune_work, 0);
+	rcu_read_unlock();
 }
 
 static struct mmu_notifier *fa_mn_alloc(struct mm_struct *mm)
@@ -256,7 +230,7 @@ static const struct mmu_notifier_ops fa_mn_ops = {
 /**
  * fa_set - give the mapping at @addr in @mm the order @order
  * @mm: the process's mm, which the caller holds (mmget())
- * @pid: the process, for the listing
+ * @pid: the process, for the listing; the override takes a reference
  * @addr: an address in the mapping
  * @order: the order
  * @why: set to the reason, on some errors
@@ -268,7 +242,7 @@ static const struct mmu_notifier_ops fa_mn_ops = {
  * -ENOSPC, -EBUSY (another policy is registered), -ENOMEM or -EINTR; on
  * error nothing changed.
  */
-int fa_set(struct mm_struct *mm, pid_t pid, unsigned long addr,
+int fa_set(struct mm_struct *mm, struct pid *pid, unsigned long addr,
 	   unsigned int order, const char **why)
 {
 	struct vm_area_struct *vma;
@@ -285,13 +259,8 @@ int fa_set(struct mm_struct *mm, pid_t pid, unsigned long addr,
 		err = -ENOMEM;
 		goto out;
 	}
-	ov->mn = mmu_notifier_get(&fa_mn_ops, mm);
-	if (IS_ERR(ov->mn)) {
-		err = PTR_ERR(ov->mn);
-		ov->mn = NULL;
-		goto out;
-	}
-	if (mmap_read_lock_killable(mm)) {
+	/* Look first: the notifier costs a lock of everything, once per mm. */
+	if (mmap_write_lock_killable(mm)) {
 		err = -EINTR;
 		goto out;
 	}
@@ -308,14 +277,17 @@ int fa_set(struct mm_struct *mm, pid_t pid, unsigned long addr,
 		ov->key.start = vma->vm_pgoff;
 		ov->key.end = vma->vm_pgoff + vma_pages(vma);
 		ov->file = get_file(vma->vm_file);
-		ov->start = vma->vm_start;
-		ov->end = vma->vm_end;
+		ov->mn = mmu_notifier_get_locked(&fa_mn_ops, mm);
+		if (IS_ERR(ov->mn)) {
+			err = PTR_ERR(ov->mn);
+			ov->mn = NULL;
+		}
 	}
-	mmap_read_unlock(mm);
+	mmap_write_unlock(mm);
 	if (err)
 		goto out;
 	ov->order = order;
-	ov->pid = pid;
+	ov->pid = get_pid(pid);
 
 	mutex_lock(&fa_lock);
 	if (!fa_registered) {
@@ -330,7 +302,7 @@ int fa_set(struct mm_struct *mm, pid_t pid, unsigned long addr,
 	if (IS_ERR(new)) {
 		err = PTR_ERR(new);
 		if (err == -ENOSPC)
-			*why = "there are FA_MAX_OVERRIDES overrides already";
+			*why = "there are " __stringify(FA_MAX_OVERRIDES) " overrides already";
 		if (!fa_current()) {
 			fa_policy_unregister();
 			fa_registered = false;
@@ -341,10 +313,16 @@ int fa_set(struct mm_struct *mm, pid_t pid, unsigned long addr,
 out_unlock:
 	mutex_unlock(&fa_lock);
 	if (!err) {
-		/* An unmap since the lookup above did not see @ov: look now. */
-		mmap_read_lock(mm);
-		fa_mm_check(mm, 0, 0);
-		mmap_read_unlock(mm);
+		/*
+		 * An unmap since the lookup above did not see @ov: look now.
+		 * If the mapping went meanwhile, the write still succeeds and
+		 * the override is gone at once.  Killed, skip: the next unmap
+		 * or the exit looks.
+		 */
+		if (!mmap_read_lock_killable(mm)) {
+			fa_mm_check(mm, 0, 0);
+			mmap_read_unlock(mm);
+		}
 		return 0;
 	}
 out:
@@ -424,17 +402,50 @@ void fa_clear(void)
 	mutex_unlock(&fa_lock);
 }
 
+/* Where @ov's mm maps its pages now: the lowest and highest address. */
+static void fa_span(const struct fa_override *ov, unsigned long *lo,
+		    unsigned long *hi)
+{
+	VMA_ITERATOR(vmi, (struct mm_struct *)ov->key.mm, 0);
+	struct mm_struct *mm = (struct mm_struct *)ov->key.mm;
+	struct vm_area_struct *vma;
+
+	*lo = 0;
+	*hi = 0;
+	/* The notifier holds the mm_struct; its address space may be gone. */
+	if (!mmget_not_zero(mm))
+		return;
+	if (!mmap_read_lock_killable(mm)) {
+		for_each_vma(vmi, vma) {
+			pgoff_t s = max(ov->key.start, vma->vm_pgoff);
+			pgoff_t e = min(ov->key.end,
+					vma->vm_pgoff + vma_pages(vma));
+
+			if (vma->vm_file != ov->key.file || s >= e)
+				continue;
+			if (!*hi)
+				*lo = vma->vm_start +
+				      ((s - vma->vm_pgoff) << PAGE_SHIFT);
+			*hi = vma->vm_start + ((e - vma->vm_pgoff) << PAGE_SHIFT);
+		}
+		mmap_read_unlock(mm);
+	}
+	mmput(mm);
+}
+
 /**
  * fa_show - list the overrides, one per line
  * @m: where to
  *
  * "<pid> <start>-<end> <order> <hits> <first page>-<page after last>":
- * the addresses where the mapping was last seen, and the page offsets in
- * its file that the override covers.
+ * the pid in the reader's namespace, the addresses where the process maps
+ * the override's pages now (0-0 if nowhere), and the page offsets in its
+ * file that the override covers.
  */
 void fa_show(struct seq_file *m)
 {
 	const struct fa_table *t;
+	unsigned long lo, hi;
 	unsigned int i;
 
 	mutex_lock(&fa_lock);
@@ -444,9 +455,10 @@ void fa_show(struct seq_file *m)
 
 		if (READ_ONCE(ov->gone))
 			continue;
-		seq_printf(m, "%d %lx-%lx %u %llu %lx-%lx\n", ov->pid,
-			   READ_ONCE(ov->start), READ_ONCE(ov->end), ov->order,
-			   fa_hits_of(ov), ov->key.start, ov->key.end);
+		fa_span(ov, &lo, &hi);
+		seq_printf(m, "%d %lx-%lx %u %llu %lx-%lx\n", pid_vnr(ov->pid),
+			   lo, hi, ov->order, fa_hits_of(ov), ov->key.start,
+			   ov->key.end);
 	}
 	mutex_unlock(&fa_lock);
 }
@@ -469,8 +481,10 @@ void fa_overrides_exit(void)
 		fa_registered = false;
 	}
 	mutex_unlock(&fa_lock);
-	/* The notifiers that may still read @old; no fault can. */
-	synchronize_rcu();
+	/*
+	 * Unregistering waited for the faults and the notifiers (both RCU
+	 * readers) that may still read @old: a table means a registration.
+	 */
 	for (i = 0; old && i < old->nr; i++)
 		fa_free_now(old->slot[i].ov);
 	kfree(old);

@@ -53,6 +53,15 @@ static const struct fault_around_policy fa_policy = {
 	.order = fa_policy_order,
 };
 
+/* Before the policy can run: the seqcounts of 32-bit SMP kernels. */
+void fa_policy_init(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		u64_stats_init(&per_cpu_ptr(&fa_pcpu, cpu)->syncp);
+}
+
 /* Register the policy; the first override does, under override.c's lock. */
 int fa_policy_register(void)
 {

@@ -7,6 +7,8 @@
 #include <kunit/visibility.h>
 #include <linux/compiler.h>
 #include <linux/err.h>
+#include <linux/hash.h>
+#include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
 
@@ -26,6 +28,23 @@ static int fa_cmp(const struct mm_struct *mm, const struct file *file,
 	if (pgoff < k->start)
 		return -1;
 	return pgoff >= k->end ? 1 : 0;
+}
+
+/* @mm's bit in fa_table.mms. */
+static unsigned long fa_mm_bit(const struct mm_struct *mm)
+{
+	return BIT(hash_ptr(mm, ilog2(BITS_PER_LONG)));
+}
+
+/* Fill in fa_table.mms once the slots are final. */
+static struct fa_table *fa_table_done(struct fa_table *t)
+{
+	unsigned int i;
+
+	t->mms = 0;
+	for (i = 0; i < t->nr; i++)
+		t->mms |= fa_mm_bit(t->slot[i].key.mm);
+	return t;
 }
 
 /* The first slot in [lo, hi) that does not lie wholly before the point. */
@@ -51,8 +70,9 @@ static unsigned int fa_lower(const struct fa_table *t, unsigned int lo,
  * @file: the file of the faulting VMA
  * @pgoff: the faulting page's offset in @file
  *
- * Does not sleep and takes no lock: O(log n) comparisons of keys in the
- * array, and one pointer followed.
+ * Does not sleep and takes no lock.  A fault of an mm without overrides
+ * usually stops at one test of @t->mms; else O(log n) comparisons of keys
+ * in the array, and one pointer followed.
  *
  * Return: the override, or NULL.
  */
@@ -62,6 +82,8 @@ struct fa_override *fa_table_lookup(const struct fa_table *t,
 {
 	unsigned int i, nr = t ? t->nr : 0;
 
+	if (!nr || !(t->mms & fa_mm_bit(mm)))
+		return NULL;
 	i = fa_lower(t, 0, nr, mm, file, pgoff);
 	if (i < nr && !fa_cmp(mm, file, pgoff, &t->slot[i].key))
 		return t->slot[i].ov;
@@ -117,6 +139,56 @@ unsigned int fa_table_find(const struct fa_table *t, unsigned int first,
 	return fa_lower(t, first, last, t->slot[first].key.mm, file, pgoff);
 }
 EXPORT_SYMBOL_IF_KUNIT(fa_table_find);
+
+/* Mark in @seen the slots of [first, last) for @file that cover [s, e). */
+static void fa_mark(const struct fa_table *t, unsigned int first,
+		    unsigned int last, const struct file *file, pgoff_t s,
+		    pgoff_t e, unsigned long *seen)
+{
+	unsigned int i;
+
+	for (i = fa_table_find(t, first, last, file, s);
+	     i < last && t->slot[i].key.file == file && t->slot[i].key.start < e;
+	     i++)
+		__set_bit(i - first, seen);
+}
+
+/**
+ * fa_table_keep - mark the slots a VMA keeps alive after an unmap
+ * @t: the table
+ * @first: the mm's first slot (fa_table_mm())
+ * @last: the slot after its last
+ * @file: the VMA's file
+ * @pgoff: its first page's offset in @file
+ * @vm_start: its start
+ * @vm_end: its end
+ * @start: the unmapped range's start
+ * @end: its end; @start == @end for no range
+ *
+ * Sets bit i - @first in @seen for each slot i whose pages the VMA still
+ * maps outside [@start, @end).  Only that part counts: mremap() unmaps a
+ * range of a VMA before it splits it, and munmap() only after.
+ */
+void fa_table_keep(const struct fa_table *t, unsigned int first,
+		   unsigned int last, const struct file *file, pgoff_t pgoff,
+		   unsigned long vm_start, unsigned long vm_end,
+		   unsigned long start, unsigned long end, unsigned long *seen)
+{
+	unsigned long lo = vm_start, hi = vm_end;
+
+	if (start < end && start < vm_end && vm_start < end) {
+		/* The part below the range, then the part above it. */
+		if (vm_start < start)
+			fa_mark(t, first, last, file, pgoff,
+				pgoff + ((start - vm_start) >> PAGE_SHIFT), seen);
+		if (end >= vm_end)
+			return;
+		lo = end;
+	}
+	fa_mark(t, first, last, file, pgoff + ((lo - vm_start) >> PAGE_SHIFT),
+		pgoff + ((hi - vm_start) >> PAGE_SHIFT), seen);
+}
+EXPORT_SYMBOL_IF_KUNIT(fa_table_keep);
 
 static bool fa_overlaps(const struct fa_key *a, const struct fa_key *b)
 {
@@ -186,7 +258,7 @@ struct fa_table *fa_table_set(const struct fa_table *t,
 	}
 	/* Fewer than counted if a mapping went meanwhile: gone stays set. */
 	new->nr = j;
-	return new;
+	return fa_table_done(new);
 }
 EXPORT_SYMBOL_IF_KUNIT(fa_table_set);
 
@@ -234,6 +306,6 @@ struct fa_table *fa_table_remove(const struct fa_table *t,
 		kfree(new);
 		return NULL;
 	}
-	return new;
+	return fa_table_done(new);
 }
 EXPORT_SYMBOL_IF_KUNIT(fa_table_remove);

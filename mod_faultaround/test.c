@@ -11,6 +11,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/threads.h>
 
 #include "faultaround.h"
 
@@ -122,6 +123,17 @@ static void parse_limits(struct kunit *test)
 	c.why = "larger than allowed";
 	expect_parse(test, &c, strlen(in));
 
+	/* The largest pid, and one more. */
+	snprintf(in, sizeof(in), "%d 0x1000 4", (int)PID_MAX_LIMIT);
+	c.why = NULL;
+	c.pid = PID_MAX_LIMIT;
+	c.order = 4;
+	expect_parse(test, &c, strlen(in));
+	snprintf(in, sizeof(in), "%d 0x1000 4", (int)PID_MAX_LIMIT + 1);
+	c.why = "pid";
+	expect_parse(test, &c, strlen(in));
+	c.pid = 1;
+
 	/* ULONG_MAX with one more digit, in decimal and in hexadecimal. */
 	snprintf(big, sizeof(big), "%lu0", ULONG_MAX);
 	snprintf(in, sizeof(in), "1 %s 4", big);
@@ -137,6 +149,7 @@ static void parse_limits(struct kunit *test)
 
 	/* FA_CMD_MAX_LEN bytes are a command; one more is not. */
 	memset(in, '\t', sizeof(in));
+	in[sizeof(in) - 1] = '\0';	/* for the messages' %s */
 	memcpy(in, "1 0x1000", 8);
 	in[FA_CMD_MAX_LEN - 1] = '4';
 	c.why = NULL;
@@ -282,6 +295,7 @@ static void table_limit(struct kunit *test)
 	new = fa_table_set(t, mk(test, 1, 1, 0, 1, 5), 4, &dead);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(new));
 	KUNIT_EXPECT_EQ(test, new->nr, 4);
+	KUNIT_ASSERT_NOT_NULL(test, fa_table_lookup(new, MM(1), FILE(1), 0));
 	KUNIT_EXPECT_EQ(test, fa_table_lookup(new, MM(1), FILE(1), 0)->order, 5);
 	kfree(t);
 	kfree(new);
@@ -394,6 +408,102 @@ static void table_many_sorted(struct kunit *test)
 	kfree(t);
 }
 
+/* Edges: one key over two, the end of one mm's run, no table at all. */
+static void table_edges(struct kunit *test)
+{
+	struct fa_override *a = mk(test, 1, 1, 0, 2, 1);
+	struct fa_override *b = mk(test, 1, 1, 4, 6, 1);
+	struct fa_override *c = mk(test, 2, 1, 0, 2, 1);
+	struct fa_override *last = mk(test, 1, 9, 0, 1, 2);
+	struct fa_override *both = mk(test, 1, 1, 1, 5, 3);
+	unsigned int first, end;
+	struct fa_table *t = NULL;
+	LIST_HEAD(dead);
+
+	fa_table_mm(NULL, MM(1), &first, &end);
+	KUNIT_EXPECT_EQ(test, first, 0);
+	KUNIT_EXPECT_EQ(test, end, 0);
+	KUNIT_EXPECT_EQ(test, fa_table_find(NULL, 0, 0, FILE(1), 0), 0);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(fa_table_remove(NULL, match_mm, MM(1),
+						      &dead)), -ENOENT);
+
+	t = set(test, t, a, &dead);
+	t = set(test, t, b, &dead);
+	t = set(test, t, c, &dead);
+	/* The last of mm 1's run, just before mm 2's. */
+	t = set(test, t, last, &dead);
+	fa_table_mm(t, MM(1), &first, &end);
+	KUNIT_EXPECT_EQ(test, end - first, 3);
+	KUNIT_EXPECT_PTR_EQ(test, t->slot[end - 1].ov, last);
+	KUNIT_EXPECT_PTR_EQ(test, fa_table_lookup(t, MM(2), FILE(1), 0), c);
+	/* Overlapping both a and b: both go. */
+	t = set(test, t, both, &dead);
+	KUNIT_EXPECT_EQ(test, t->nr, 3);
+	KUNIT_EXPECT_PTR_EQ(test, fa_table_lookup(t, MM(1), FILE(1), 0), NULL);
+	KUNIT_EXPECT_PTR_EQ(test, fa_table_lookup(t, MM(1), FILE(1), 4), both);
+	KUNIT_EXPECT_PTR_EQ(test, fa_table_lookup(t, MM(1), FILE(9), 0), last);
+	KUNIT_EXPECT_FALSE(test, list_empty(&dead));
+	KUNIT_EXPECT_PTR_EQ(test, list_last_entry(&dead, struct fa_override,
+						  dead), b);
+	kfree(t);
+}
+
+/*
+ * Which keys a VMA keeps alive after an unmap: only the part of the VMA
+ * outside the unmapped range counts.  Pages 0-7 of FILE(1) mapped at
+ * VM_START; keys for pages 0-3 and 4-7.
+ */
+#define VM_START	(16 * PAGE_SIZE)
+#define VM_PAGE(n)	(VM_START + (n) * PAGE_SIZE)
+
+static unsigned long keep(struct fa_table *t, unsigned long start,
+			  unsigned long end)
+{
+	unsigned long seen = 0;
+	unsigned int first, last;
+
+	fa_table_mm(t, MM(1), &first, &last);
+	fa_table_keep(t, first, last, FILE(1), 0, VM_PAGE(0), VM_PAGE(8),
+		      start, end, &seen);
+	return seen;
+}
+
+static void table_keep(struct kunit *test)
+{
+	struct fa_table *t = NULL;
+	unsigned long seen = 0;
+	unsigned int first, last;
+	LIST_HEAD(dead);
+
+	t = set(test, t, mk(test, 1, 1, 0, 4, 0), &dead);
+	t = set(test, t, mk(test, 1, 1, 4, 8, 0), &dead);
+	/* No range (after a set): the whole VMA. */
+	KUNIT_EXPECT_EQ(test, keep(t, 0, 0), 3UL);
+	/* Another part of the address space. */
+	KUNIT_EXPECT_EQ(test, keep(t, VM_PAGE(100), VM_PAGE(101)), 3UL);
+	/* The whole VMA unmapped (munmap, MAP_FIXED over it). */
+	KUNIT_EXPECT_EQ(test, keep(t, VM_PAGE(0), VM_PAGE(8)), 0UL);
+	KUNIT_EXPECT_EQ(test, keep(t, 0, VM_PAGE(20)), 0UL);
+	/* mremap() of its second half, before the split: the first stays. */
+	KUNIT_EXPECT_EQ(test, keep(t, VM_PAGE(4), VM_PAGE(8)), 1UL);
+	/* ... of its first half: the second stays. */
+	KUNIT_EXPECT_EQ(test, keep(t, VM_PAGE(0), VM_PAGE(4)), 2UL);
+	/* The middle: pages 3 and 4 go, 0-2 and 5-7 stay. */
+	KUNIT_EXPECT_EQ(test, keep(t, VM_PAGE(3), VM_PAGE(5)), 3UL);
+	/* One page of the first key: the rest of it stays. */
+	KUNIT_EXPECT_EQ(test, keep(t, VM_PAGE(0), VM_PAGE(1)), 3UL);
+	/* Another file's VMA keeps nothing of FILE(1)'s keys. */
+	fa_table_mm(t, MM(1), &first, &last);
+	fa_table_keep(t, first, last, FILE(2), 0, VM_PAGE(0), VM_PAGE(8),
+		      0, 0, &seen);
+	KUNIT_EXPECT_EQ(test, seen, 0UL);
+	/* The same file from page 4 on keeps only the second key. */
+	fa_table_keep(t, first, last, FILE(1), 4, VM_PAGE(0), VM_PAGE(4),
+		      0, 0, &seen);
+	KUNIT_EXPECT_EQ(test, seen, 2UL);
+	kfree(t);
+}
+
 static struct kunit_case faultaround_cases[] = {
 	KUNIT_CASE(parse_rules),
 	KUNIT_CASE(parse_limits),
@@ -404,6 +514,8 @@ static struct kunit_case faultaround_cases[] = {
 	KUNIT_CASE(table_set_drops_gone),
 	KUNIT_CASE(table_remove),
 	KUNIT_CASE(table_many_sorted),
+	KUNIT_CASE(table_edges),
+	KUNIT_CASE(table_keep),
 	{}
 };
 

@@ -15,5 +15,19 @@ mkdir -p "$out"
 rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*' \
 	--exclude='*.mod*' --exclude='modules.order' --exclude='Module.symvers' \
 	"$TOP/mod_faultaround/" "$out/src/"
-make -s -C "$out/src" KDIR="$kdir" "${@:-modules}"
-[ $# -gt 0 ] || echo "$out/src/mod_faultaround.ko"
+# Without the caller's MAKEFLAGS: "make bench O=<dir>" passes O= down
+# there, and kbuild would take <dir> for the kernel's build directory.
+MAKEFLAGS= make -s -C "$out/src" KDIR="$kdir" "${@:-modules}"
+[ $# -eq 0 ] || exit 0
+# The lab kernels check module signatures (lockdown selects
+# CONFIG_MODULE_SIG) and refuse unsigned modules when locked down: sign
+# with the kernel's build key, as dkms signs with a MOK on a distribution.
+if grep -q '^CONFIG_MODULE_SIG=y' "$kdir/.config"; then
+	hash=$(sed -n 's/^CONFIG_MODULE_SIG_HASH="\(.*\)"$/\1/p' "$kdir/.config")
+	for ko in "$out"/src/*.ko; do
+		tail -c 28 "$ko" | grep -q '~Module signature appended~' ||
+			"$kdir/scripts/sign-file" "$hash" "$kdir/certs/signing_key.pem" \
+				"$kdir/certs/signing_key.x509" "$ko"
+	done
+fi
+echo "$out/src/mod_faultaround.ko"
