@@ -26,6 +26,8 @@
 #error "mod_faultaround needs CONFIG_MMU_NOTIFIER"
 #endif
 
+#include <linux/bits.h>
+#include <linux/hash.h>
 #include <linux/list.h>
 #include <linux/llist.h>
 #include <linux/log2.h>
@@ -110,6 +112,12 @@ struct fa_table {
 	struct fa_slot slot[];
 };
 
+/* @mm's bit in fa_table.mms. */
+static inline unsigned long fa_mm_bit(const struct mm_struct *mm)
+{
+	return BIT(hash_ptr(mm, ilog2(BITS_PER_LONG)));
+}
+
 struct fa_override *fa_table_lookup(const struct fa_table *t,
 				    const struct mm_struct *mm,
 				    const struct file *file, pgoff_t pgoff);
@@ -146,6 +154,7 @@ int fa_policy_register(void);
 void fa_policy_unregister(void);
 u64 fa_hits_of(const struct fa_override *ov);
 
+/* misses: the faults decided less the hits. */
 struct fa_stats {
 	u64 hits, misses, decided[FA_NR_ORDERS];
 };

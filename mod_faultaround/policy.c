@@ -15,23 +15,30 @@
  * bounce a shared cache line.  syncp also covers each override's hits.
  */
 struct fa_pcpu {
-	u64_stats_t hits, misses, decided[FA_NR_ORDERS];
+	u64_stats_t hits, decided[FA_NR_ORDERS];
 	struct u64_stats_sync syncp;
 };
 
 static DEFINE_PER_CPU(struct fa_pcpu, fa_pcpu);
 
-/* Called by the fault path under RCU; must not sleep. */
+/*
+ * Called by the fault path under RCU; must not sleep.  Most faults are of
+ * processes without overrides: the table's filter word turns them away
+ * before any call, and they cost one counter.
+ */
 static unsigned int fa_policy_order(struct vm_area_struct *vma,
 				    unsigned long address, unsigned int order)
 {
-	struct fa_override *ov;
+	const struct fa_table *t = rcu_dereference(fa_table);
+	struct fa_override *ov = NULL;
 	struct fa_pcpu *s;
 
-	ov = fa_table_lookup(rcu_dereference(fa_table), vma->vm_mm,
-			     vma->vm_file, linear_page_index(vma, address));
-	if (ov && READ_ONCE(ov->gone))
-		ov = NULL;
+	if (t && (t->mms & fa_mm_bit(vma->vm_mm))) {
+		ov = fa_table_lookup(t, vma->vm_mm, vma->vm_file,
+				     linear_page_index(vma, address));
+		if (ov && READ_ONCE(ov->gone))
+			ov = NULL;
+	}
 	if (ov)
 		order = ov->order;
 
@@ -40,8 +47,6 @@ static unsigned int fa_policy_order(struct vm_area_struct *vma,
 	if (ov) {
 		u64_stats_inc(&s->hits);
 		u64_stats_inc(this_cpu_ptr(ov->hits));
-	} else {
-		u64_stats_inc(&s->misses);
 	}
 	u64_stats_inc(&s->decided[min(order, FA_NR_ORDERS - 1U)]);
 	u64_stats_update_end(&s->syncp);
@@ -107,13 +112,14 @@ void fa_stats_read(struct fa_stats *st)
 		do {
 			start = u64_stats_fetch_begin(&s->syncp);
 			v.hits = u64_stats_read(&s->hits);
-			v.misses = u64_stats_read(&s->misses);
 			for (o = 0; o < FA_NR_ORDERS; o++)
 				v.decided[o] = u64_stats_read(&s->decided[o]);
 		} while (u64_stats_fetch_retry(&s->syncp, start));
 		st->hits += v.hits;
-		st->misses += v.misses;
 		for (o = 0; o < FA_NR_ORDERS; o++)
 			st->decided[o] += v.decided[o];
 	}
+	st->misses = -st->hits;
+	for (o = 0; o < FA_NR_ORDERS; o++)
+		st->misses += st->decided[o];
 }

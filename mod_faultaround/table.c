@@ -7,7 +7,6 @@
 #include <kunit/visibility.h>
 #include <linux/compiler.h>
 #include <linux/err.h>
-#include <linux/hash.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
@@ -28,12 +27,6 @@ static int fa_cmp(const struct mm_struct *mm, const struct file *file,
 	if (pgoff < k->start)
 		return -1;
 	return pgoff >= k->end ? 1 : 0;
-}
-
-/* @mm's bit in fa_table.mms. */
-static unsigned long fa_mm_bit(const struct mm_struct *mm)
-{
-	return BIT(hash_ptr(mm, ilog2(BITS_PER_LONG)));
 }
 
 /* Fill in fa_table.mms once the slots are final. */
