@@ -49,7 +49,8 @@ accel() {
 	local cache=$logs/accel
 	if [ ! -s "$cache" ]; then
 		echo tcg > "$cache.tmp"
-		if [ -w /dev/kvm ] && boot kvm 30 "$logs/probe.console.log" \
+		# Without the caller's QEMU_OPTS: -icount would fail the probe.
+		if [ -w /dev/kvm ] && QEMU_OPTS= boot kvm 30 "$logs/probe.console.log" \
 			"$logs/probe.result.log" fa.probe=1 >/dev/null 2>&1 &&
 			grep -q 'RESULT: PROBE' "$logs/probe.result.log"; then
 			echo kvm > "$cache.tmp"
@@ -59,8 +60,12 @@ accel() {
 	cat "$cache"
 }
 
-# KVM here runs x86_64 guests only.
-if [ $guest = arm64 ]; then acc=tcg; else acc=$(accel); fi
+# KVM here runs x86_64 guests only, and QEMU refuses -icount with KVM.
+if [ $guest = arm64 ] || [[ ${QEMU_OPTS:-} == *-icount* ]]; then
+	acc=tcg
+else
+	acc=$(accel)
+fi
 console=$logs/$name.console.log
 result=$logs/$name.result.log
 log "booting $name under QEMU ($acc, timeout ${TIMEOUT}s)"
