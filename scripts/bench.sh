@@ -113,11 +113,14 @@ else
 	sets=("patched=$out/runs-normal.csv")
 	variants=normal
 fi
+# What qemu-run.sh used: -icount runs only under TCG.
+accel=tcg
+[ "$CLOCK" = icount ] || accel=$(cat "$BUILD/boot/accel")
 python3 "$TOP/scripts/bench-report.py" --out "$out" \
 	--meta "kernel=$(make -s -C "$TREE" kernelversion)" \
 	--meta "base=$BASE_VERSION" \
 	--meta "config=scripts/kernel.sh $variants" \
-	--meta "qemu=$(cat "$BUILD/boot/accel") ${QEMU_OPTS:-}" \
+	--meta "qemu=$accel ${QEMU_OPTS:-}" \
 	--meta "clock=$CLOCK" --meta "sweep=$sizes" "${sets[@]}" |
 	tee "$out/report.txt"
 echo "raw runs and plots: $out/results.csv $out/results.json $out/*.png" >&2
