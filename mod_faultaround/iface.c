@@ -340,7 +340,7 @@ static int fa_order_open(struct inode *inode, struct file *file)
 	return single_open(file, fa_order_show, NULL);
 }
 
-/* The semantics and errors of /sys/kernel/debug/fault_around_order. */
+/* The range and error of /sys/kernel/debug/fault_around_order, our grammar. */
 static ssize_t fa_order_write(struct file *file, const char __user *ubuf,
 			      size_t len, loff_t *ppos)
 {
