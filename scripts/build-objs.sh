@@ -16,8 +16,7 @@ SRC=$BUILD/check-src
 OUT=${OBJS_OUT:-$BUILD/out/check}
 CONFIG=${OBJS_CONFIG:-$TOP/Kconfig.snippets/check.config}
 
-[ -d "$SRC" ] || git -C "$TREE" worktree add -q --detach "$SRC" "$commit"
-git -C "$SRC" checkout -q --detach "$commit"
+worktree_at "$SRC" "$commit"
 mkdir -p "$OUT"
 make -s -C "$SRC" O="$OUT" \
 	KCONFIG_ALLCONFIG="$CONFIG" allnoconfig

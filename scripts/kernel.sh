@@ -30,14 +30,12 @@ release-kunit-m|base-kunit-m) frags+=("$TOP/Kconfig.snippets/kunit-m.config") ;;
 esac
 if [[ $variant == base* ]]; then
 	src=$BUILD/base-src
-	[ -d "$src" ] || git -C "$TREE" worktree add -q --detach "$src" "$BASE_TAG"
+	worktree_at "$src" "$BASE_TAG"
 elif [[ $variant == release-p* ]]; then
 	n=${variant#release-p}
 	[[ $n =~ ^[0-9]+$ ]] || die "unknown variant $variant"
-	commit=$(series_commit "$n")
 	src=$BUILD/src-p$n
-	[ -d "$src" ] || git -C "$TREE" worktree add -q --detach "$src" "$commit"
-	git -C "$src" checkout -q --detach "$commit"
+	worktree_at "$src" "$(series_commit "$n")"
 fi
 out=$BUILD/out/qemu-$variant
 mkdir -p "$out"

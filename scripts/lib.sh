@@ -81,6 +81,13 @@ series_commit() {
 	git -C "$TREE" rev-parse "$UPSTREAM_TAG~$((total - n))^{commit}"
 }
 
+# worktree_at <dir> <commit>: <dir>, a worktree of the tree, at <commit>
+# (created the first time), for a build or check beside the main tree.
+worktree_at() {
+	[ -d "$1" ] || git -C "$TREE" worktree add -q --detach "$1" "$2"
+	git -C "$1" checkout -q -f --detach "$2"
+}
+
 # Header $1 of a mail or patch file $2, unfolded (one continuation line).
 mail_header() {
 	sed -n "/^$1: /{s/^$1: //;N;s/\n[[:space:]]\+/ /;s/\n.*//;p;q}" "$2"

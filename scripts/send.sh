@@ -48,9 +48,8 @@ log "gate: checkpatch --strict"
 
 log "gate: git am onto $BASE_TAG"
 SRC=$BUILD/send-src
-[ -d "$SRC" ] || git -C "$TREE" worktree add -q --detach "$SRC" "$BASE_TAG"
-git -C "$SRC" am --abort >/dev/null 2>&1 || true
-git -C "$SRC" checkout -q -f --detach "$BASE_TAG"
+[ ! -d "$SRC" ] || git -C "$SRC" am --abort >/dev/null 2>&1 || true
+worktree_at "$SRC" "$BASE_TAG"
 for p in "${patches[@]}"; do
 	git -C "$SRC" am -q "$p" >/dev/null 2>&1 ||
 		{ git -C "$SRC" am --abort; refuse "$(basename "$p") does not apply to $BASE_TAG"; }
