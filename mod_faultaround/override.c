@@ -380,25 +380,23 @@ int fa_default(struct mm_struct *mm, unsigned long addr, const char **why)
 	return err;
 }
 
-/* Remove every override: allocates nothing, cannot fail. */
-static void fa_clear_locked(void)
-{
-	struct fa_table *t = fa_current();
-	LIST_HEAD(dead);
-	unsigned int i;
-
-	for (i = 0; t && i < t->nr; i++)
-		list_add_tail(&t->slot[i].ov->dead, &dead);
-	fa_replace(NULL, &dead);
-}
-
 /**
  * fa_clear - remove every override
+ *
+ * Allocates nothing (call_rcu(), and kfree_rcu() with an rcu_head), so it
+ * cannot fail: unload relies on that.
  */
 void fa_clear(void)
 {
+	struct fa_table *t;
+	LIST_HEAD(dead);
+	unsigned int i;
+
 	mutex_lock(&fa_lock);
-	fa_clear_locked();
+	t = fa_current();
+	for (i = 0; t && i < t->nr; i++)
+		list_add_tail(&t->slot[i].ov->dead, &dead);
+	fa_replace(NULL, &dead);
 	mutex_unlock(&fa_lock);
 }
 
@@ -466,29 +464,13 @@ void fa_show(struct seq_file *m)
 /**
  * fa_overrides_exit - remove every override, for unload
  *
- * Allocates nothing, so nothing can keep the policy registered, and
- * returns once no fault, notifier or work item can run module code.
+ * fa_clear() allocates nothing, so nothing can keep the policy registered;
+ * then wait until no fault, notifier or work item can run module code.
  */
 void fa_overrides_exit(void)
 {
-	struct fa_table *old;
-	unsigned int i;
-
-	mutex_lock(&fa_lock);
-	old = rcu_replace_pointer(fa_table, NULL, lockdep_is_held(&fa_lock));
-	if (fa_registered) {
-		fa_policy_unregister();
-		fa_registered = false;
-	}
-	mutex_unlock(&fa_lock);
-	/*
-	 * Unregistering waited for the faults and the notifiers (both RCU
-	 * readers) that may still read @old: a table means a registration.
-	 */
-	for (i = 0; old && i < old->nr; i++)
-		fa_free_now(old->slot[i].ov);
-	kfree(old);
-	/* Overrides removed before: their RCU callbacks, then their work. */
+	fa_clear();
+	/* The removed overrides: their RCU callbacks, then their work. */
 	rcu_barrier();
 	flush_work(&fa_free_work);
 	/* Every notifier is put: wait for callbacks and their freeing. */
