@@ -86,6 +86,7 @@ sweep() {
 		sed -u -n 's/\r$//; /^\[[0-9]*\/[0-9]*\]/p' >&2 ||
 		true	# tail fails if the log was missing at first; it waited
 	wait $qemu || die "the bench guest failed (see $console)"
+	accel=$(cat "$BUILD/boot/bench-$name.accel")	# what qemu-run.sh used
 	# The sizes of the first sweep: the base one runs no module-cost runs.
 	[ -n "$sizes" ] ||
 		sizes=$(tr -d '\r' < "$console" | sed -n 's/^sweep: \(file .*\)/\1/p')
@@ -113,9 +114,6 @@ else
 	sets=("patched=$out/runs-normal.csv")
 	variants=normal
 fi
-# What qemu-run.sh used: -icount runs only under TCG.
-accel=tcg
-[ "$CLOCK" = icount ] || accel=$(cat "$BUILD/boot/accel")
 python3 "$TOP/scripts/bench-report.py" --out "$out" \
 	--meta "kernel=$(make -s -C "$TREE" kernelversion)" \
 	--meta "base=$BASE_VERSION" \

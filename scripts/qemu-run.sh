@@ -68,6 +68,7 @@ else
 fi
 console=$logs/$name.console.log
 result=$logs/$name.result.log
+echo "$acc" > "$logs/$name.accel"	# for reports: what this boot used
 log "booting $name under QEMU ($acc, timeout ${TIMEOUT}s)"
 start=$SECONDS
 boot "$acc" "$TIMEOUT" "$console" "$result" "$@" && rc=0 || rc=$?
