@@ -5,13 +5,14 @@
 export O
 S := scripts
 
-# The checks that `make check` runs; `make test` adds KUnit and the boot lab.
+# The checks that `make check` runs; `make test` adds the accelerator test,
+# KUnit and the boot lab.
 CHECKS := checkpatch sparse coccicheck bisect cross fastpath module-check
 BOOT := boot-normal boot-debug boot-arm64-64k
-TESTS := kunit $(CHECKS) upstream $(BOOT) bench-quick
+TESTS := accel-test kunit $(CHECKS) upstream $(BOOT) bench-quick
 
 .PHONY: help deps tree series send upstream kunit check test kernel \
-	module boot-test bench bench-quick clean $(CHECKS) $(BOOT)
+	module boot-test bench bench-quick accel-test clean $(CHECKS) $(BOOT)
 .NOTPARALLEL:
 
 help:
@@ -64,6 +65,11 @@ module: tree
 
 module-check: tree
 	@$(S)/module-check.sh
+
+# The boot lab's choice of KVM or TCG (lib.sh's qemu_accel), with a fake
+# probe: seconds, and neither the tree nor QEMU.
+accel-test:
+	@tests/lab/qemu-accel-test.sh
 
 boot-test: $(BOOT)
 

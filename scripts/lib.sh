@@ -32,6 +32,71 @@ geometry() { awk -v n="$1" '$1 == n { print $2, $3; f = 1 } END { exit !f }' <<<
 # The boot lab guest a kernel.sh variant is for: arm64-64k, or x86_64.
 guest_of() { case $1 in arm64-64k) echo arm64-64k ;; *) echo x86_64 ;; esac; }
 
+# The boot lab's accelerator, in three parts that qemu-run.sh chains and
+# tests/lab/qemu-accel-test.sh tests with a fake probe and a fake boot:
+#   qemu_accel "$guest" "$QEMU_OPTS" accel_cached <cache> kvm_probe /dev/kvm <boot...>
+# They run in $(...), where set -e is off: hence the explicit returns.
+
+# qemu_accel <guest> <qemu opts> <probe...>: kvm or tcg for a qemu-run.sh
+# guest (x86_64 or arm64) booted with <qemu opts> (QEMU_OPTS).  Decides
+# only: <probe...> says whether KVM works here, and runs only when the
+# answer depends on it, so an arm64 or -icount boot neither boots a probe
+# nor reads or writes the probe's cache.
+qemu_accel() {
+	local guest=$1 opts=$2 acc w words
+	shift 2
+	case $guest in
+	x86_64) ;;
+	# The host is x86_64: its KVM runs x86_64 guests only.
+	arm64) echo tcg; return ;;
+	*) die "qemu_accel: unknown guest '$guest'" ;;
+	esac
+	# QEMU refuses -icount with KVM.  QEMU_OPTS reaches QEMU word-split,
+	# and QEMU takes an option as -name or --name, nothing else.
+	read -rd '' -a words <<< "$opts" || true
+	for w in "${words[@]}"; do
+		case $w in -icount|--icount) echo tcg; return ;; esac
+	done
+	acc=$("$@") || return
+	case $acc in
+	kvm|tcg) echo "$acc" ;;
+	*) die "qemu_accel: the probe ($1) said '$acc', not kvm or tcg" ;;
+	esac
+}
+
+# accel_cached <cache> <probe...>: the answer kept in <cache>, or else the
+# probe's, then kept there (a KVM probe boot takes up to 30 s; rm <cache>
+# to probe again).  Written by a rename: a probe killed halfway or a run
+# beside this one never leaves a partial cache.
+accel_cached() {
+	local cache=$1 acc
+	shift
+	acc=$(cat "$cache" 2>/dev/null) || true
+	case $acc in kvm|tcg) echo "$acc"; return ;; esac
+	acc=$("$@") || return
+	case $acc in
+	kvm|tcg) ;;
+	*) die "accel_cached: the probe ($1) said '$acc', not kvm or tcg" ;;
+	esac
+	echo "$acc" > "$cache.$$" && mv -f "$cache.$$" "$cache" || return
+	echo "$acc"
+}
+
+# kvm_probe <kvm device> <boot...>: kvm if <boot...>, a guest booted under
+# KVM, succeeds; tcg if it fails, or at once, booting nothing, if the
+# device is not writable (no KVM, or no access to it).  The boot gets no
+# QEMU_OPTS: the cached answer must hold for every caller's, and an
+# -icount there would fail it (QEMU refuses -icount with KVM).
+kvm_probe() {
+	local dev=$1
+	shift
+	if [ -w "$dev" ] && QEMU_OPTS='' "$@" > /dev/null; then
+		echo kvm
+	else
+		echo tcg
+	fi
+}
+
 # ccache through Debian's masquerade directory covers native and cross gcc.
 # Then Debian's python3 before any other (a pyenv one, say): deps.sh
 # installs the modules the scripts and the kernel's tools need into it

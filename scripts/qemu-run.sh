@@ -43,29 +43,19 @@ boot() {	# boot <accel> <timeout> <console log> <result log> [args...]
 		-append "panic=-1 oops=panic panic_on_warn=1 $*"
 }
 
-# KVM only if a KVM guest really boots here (on some hosts it hangs);
-# the answer is cached in build/boot/accel.
-accel() {
-	local cache=$logs/accel
-	if [ ! -s "$cache" ]; then
-		echo tcg > "$cache.tmp"
-		# Without the caller's QEMU_OPTS: -icount would fail the probe.
-		if [ -w /dev/kvm ] && QEMU_OPTS= boot kvm 30 "$logs/probe.console.log" \
-			"$logs/probe.result.log" fa.probe=1 >/dev/null 2>&1 &&
-			grep -q 'RESULT: PROBE' "$logs/probe.result.log"; then
-			echo kvm > "$cache.tmp"
-		fi
-		mv "$cache.tmp" "$cache"
-	fi
-	cat "$cache"
+# The KVM probe's boot: a guest with fa.probe=1 must reach userspace
+# under KVM within 30 s (on some hosts KVM hangs).  kvm_probe runs it
+# without the caller's QEMU_OPTS.
+probe_boot() {
+	boot kvm 30 "$logs/probe.console.log" \
+		"$logs/probe.result.log" fa.probe=1 >/dev/null 2>&1 &&
+		grep -q 'RESULT: PROBE' "$logs/probe.result.log"
 }
 
-# KVM here runs x86_64 guests only, and QEMU refuses -icount with KVM.
-if [ $guest = arm64 ] || [[ ${QEMU_OPTS:-} == *-icount* ]]; then
-	acc=tcg
-else
-	acc=$(accel)
-fi
+# TCG for arm64 and for -icount (no probe, cache untouched), else KVM if
+# the probe, cached in build/boot/accel, says it works: see lib.sh.
+acc=$(qemu_accel "$guest" "${QEMU_OPTS:-}" \
+	accel_cached "$logs/accel" kvm_probe /dev/kvm probe_boot)
 console=$logs/$name.console.log
 result=$logs/$name.result.log
 echo "$acc" > "$logs/$name.accel"	# for reports: what this boot used
