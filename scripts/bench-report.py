@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""Turn fault-around sweep runs into the report of make bench.
+"""Turn fault-around sweep runs into the report of make bench (bench v2).
 
 usage: bench-report.py --out DIR [--meta KEY=VALUE]... LABEL=RUNS.csv[,RUNS.csv]...
 
@@ -8,131 +8,469 @@ The first LABEL is the kernel under test ("patched"); a second one
 ("base") adds the A/B table.  Several CSVs for one label are its boots,
 numbered in the order given.  Runs of setup "sweep" make the order
 tables; those of setups mod-off, mod-idle and mod-256 (sweep.sh -k) the
-module-cost table.  Prints the tables on stdout and writes
-DIR/results.csv, DIR/results.json and DIR/<workload>.png.
+module-cost lines.  --meta keys: kernel, base, config, qemu, clock
+(icount, wall or native; native if absent), sweep, default_order (4 if
+absent), commit; all are printed in the header.
+
+The figure is the runs' ns column, named by the clock: guest
+instructions (icount), wall time under TCG (wall) or native time.  Each
+order's figure is the median over all runs of all boots; every ratio is
+a ratio of medians with a 95% interval from a hierarchical bootstrap
+(boots, then runs within each boot; fixed seed), its two-sided bootstrap
+p-value, and a mark: '*' when the Holm-adjusted p over all marked
+comparisons of the report is below 0.05 and the change is at least 1%,
+'~' otherwise.  The report has a table per workload and thread count, a
+least-squares cost model (figure = a + b * minflt + c * fa_mapped), a
+recommended order per workload (anon is a control: all orders must be
+equivalent to order 0 within +-1%), the cross-check of the counters
+against Rss, the module cost and the A/B (Hodges-Lehmann ratios with
+exact Mann-Whitney 90% intervals, as before), and a one-screen summary.
+
+Prints the report on stdout and writes DIR/results.csv,
+DIR/results.json, DIR/<workload>.png and, for an A/B, DIR/ab.png.
+Exits 1 if the counters disagree with Rss.
 """
 import argparse
 import csv
+import functools
 import json
 import math
 import os
 import statistics
 import subprocess
 import sys
-import warnings
+import textwrap
+import zlib
+from collections import defaultdict
 
-from scipy import stats
+import numpy as np
 
+SEED = 20140227		# fixed: the same runs always give the same report
+CONF = 0.95
 ALPHA = 0.05
-DEFAULT_ORDER = 4
-# The A/B: a 90% interval, so that "inside the margin" is a TOST at 5% per
-# side, and the margin the series' counters must stay within.
+MIN_EFFECT = 0.01	# a change below 1% is never marked '*'
+# Bootstrap resamples: at least B_MIN, and B_PER_CMP per marked
+# comparison, since p is floored at 1/B and Holm multiplies the smallest
+# p by the number of comparisons: with 2000 resamples no more than 100
+# comparisons could ever be marked.
+B_MIN = 2000
+B_PER_CMP = 40
+COST_B = 2000		# the cost model's case bootstrap
+DEFAULT_ORDER = 4	# unless --meta default_order= says otherwise
+# The A/B and module cost: a 90% interval, so that "inside the margin" is
+# a TOST at 5% per side, and the margin the series must stay within.
 AB_CONF = 0.90
 AB_MARGIN = 0.01
+CONTROL = "anon"	# no order touches anonymous faults
+# Where the counters and the mapping's Rss both apply: not anon (no
+# fault-around) and not exec/dynexec (the children's mappings are gone).
+CHECKED = ("seq", "rand", "sparse")
+INT_FIELDS = ("threads", "order", "rep", "minflt", "majflt", "ns", "pages",
+              "mapped")
+TIME_FIELDS = ("ns", "fixed_ns", "teardown_ns")
+
+
+def units(clock):
+    """The one place that names the figure (the runs' ns columns) for a
+    clock: what it is, how tables and plots print it, its unit in the
+    cost model, and its field names in results.csv and results.json."""
+    if clock == "icount":
+        u = dict(name="guest instructions", unit="M insn", raw="insn",
+                 field="icount_insn", raw_name="guest instructions "
+                 "(virtual ns of QEMU -icount shift=0)",
+                 axis="guest instructions (millions, QEMU -icount)",
+                 note="QEMU -icount shift=0: the guest clock advances one "
+                 "virtual ns per guest instruction executed, and an idle "
+                 "guest is skipped ahead to its next timer (sleep=off), so "
+                 "a wait counts as that jump; cache and TLB misses cost "
+                 "nothing.  A count of work, not a time: it does not "
+                 "predict time on hardware.")
+    elif clock == "wall":
+        u = dict(name="wall ms under QEMU TCG (not hardware time)",
+                 unit="wall ms", raw="wall ns", field="wall_ns",
+                 raw_name="ns of wall time under QEMU TCG (not hardware "
+                 "time)",
+                 axis="wall ms under QEMU TCG (not hardware time)",
+                 note="the guest's CLOCK_MONOTONIC, which follows the "
+                 "host's: TCG's emulation and the host's load are in it.")
+    elif clock == "native":
+        u = dict(name="ms (native, CLOCK_MONOTONIC)", unit="ms", raw="ns",
+                 field="native_ns", raw_name="ns (native, CLOCK_MONOTONIC)",
+                 axis="ms (native, CLOCK_MONOTONIC)",
+                 note="time on the machine that ran the sweep.")
+    else:
+        sys.exit(f"bench-report: clock must be icount, wall or native, "
+                 f"not '{clock}'")
+    u["clock"] = clock
+    u["scale"] = 1e-6	# ns or insn to ms or M insn
+    u["fields"] = {"ns": u["field"], "fixed_ns": "fixed_" + u["field"],
+                   "teardown_ns": "teardown_" + u["field"]}
+    return u
 
 
 def load(label, paths):
-    rows = []
+    """The runs of one label, each CSV one boot.  Returns (rows, whether
+    every CSV had fixed_ns and teardown_ns)."""
+    rows, timed = [], True
     for boot, path in enumerate(paths.split(","), 1):
         with open(path) as f:
-            these = list(csv.DictReader(f))
-        if not these:
-            sys.exit(f"bench-report: no runs in {path}")
+            reader = csv.DictReader(f)
+            these = list(reader)
+        missing = set(INT_FIELDS) | {"workload", "setup"}
+        missing -= set(reader.fieldnames or ())
+        if not these or missing:
+            sys.exit(f"bench-report: no runs in {path}" if not these else
+                     f"bench-report: {path} lacks {', '.join(sorted(missing))}")
+        # Sweeps before bench v2 did not time the fixed part and teardown.
+        timed &= {"fixed_ns", "teardown_ns"} <= set(reader.fieldnames)
         for r in these:
-            r["boot"] = boot
+            r["label"], r["boot"] = label, boot
         rows += these
     for r in rows:
-        for k in ("threads", "order", "rep", "minflt", "majflt", "ns", "pages",
-                  "mapped"):
+        for k in INT_FIELDS:
             r[k] = int(r[k])
         # /proc/vmstat's fault-around counters: -1 on a kernel without them.
         for k in ("fa_calls", "fa_mapped"):
             r[k] = int(r.get(k) or -1)
-        r["label"] = label
-    return rows
+        for k in ("fixed_ns", "teardown_ns"):
+            r[k] = int(r.get(k) or 0)
+    return rows, timed
 
 
-def summary(xs):
-    mean = statistics.fmean(xs)
-    sd = statistics.stdev(xs) if len(xs) > 1 else 0.0
-    return mean, sd
+def para(text, indent="", width=100):
+    """Prose of the report, wrapped; data lines stay one per item."""
+    return textwrap.wrap(text, width, initial_indent=indent,
+                         subsequent_indent=indent + "  ",
+                         break_on_hyphens=False)
 
 
-def welch(a, b):
-    """p-value of Welch's t-test; exact answer when both samples are constant."""
-    if len(a) < 2 or len(b) < 2:
-        return float("nan")
-    if statistics.pvariance(a) == 0 and statistics.pvariance(b) == 0:
-        return 0.0 if statistics.fmean(a) != statistics.fmean(b) else 1.0
-    with warnings.catch_warnings():
-        # Near-identical samples (icount) make scipy warn; the p is still right.
-        warnings.simplefilter("ignore", RuntimeWarning)
-        return float(stats.ttest_ind(a, b, equal_var=False).pvalue)
+def who(workload, n):
+    """mmap-pread's workers are processes, the others' threads."""
+    word = "task" if workload.startswith("mmap-pread") else "thread"
+    return f"{n} {word}{'s' if n != 1 else ''}"
 
 
-def pct(new, base):
-    return (new - base) / base * 100 if base else float("nan")
-
-
-def mark(p):
-    return "*" if p < ALPHA else "~"
+def checked(workload):
+    return workload in CHECKED or workload.startswith("mmap-pread")
 
 
 def fmt_int(x):
-    return f"{x:,.0f}"
+    return "-" if x is None or x != x else f"{x:,.0f}"
 
 
-def table(runs, workload, threads, orders, out):
-    sel = [r for r in runs if r["workload"] == workload and r["threads"] == threads]
-    by = {o: [r for r in sel if r["order"] == o] for o in orders}
-    base = by[orders[0]]
-    pages = sel[0]["pages"]
-    w = 16
-    out.append(f"{workload}, {threads} thread{'s' if threads > 1 else ''} "
-               f"({pages:,} {'starts' if workload == 'exec' else 'pages touched'}, "
-               f"{len(base)} runs per order)")
-    out.append("FAULT_AROUND_ORDER".ljust(22) + "".join(
-        (f"{o} (baseline)" if o == orders[0] else str(o)).rjust(w) for o in orders))
-    rows = []
-    metrics = [("minor-faults", "minflt", 1, "")]
-    if all(r["fa_mapped"] >= 0 for r in sel):
-        metrics.append(("fa-mapped", "fa_mapped", 1, ""))
-    metrics.append(("time", "ns", 1e-6, " ms"))
-    for metric, key, scale, unit in metrics:
-        means, line, sdl, chg = {}, [], [], []
-        for o in orders:
-            xs = [r[key] * scale for r in by[o]]
-            m, sd = summary(xs)
-            means[o] = (m, xs)
-            line.append((f"{m:.3f}" if key == "ns" else fmt_int(m)).rjust(w))
-            sdl.append(f"(+- {sd / m * 100 if m else 0:.2f}%)".rjust(w))
-        out.append(f"{metric}{unit}".ljust(22) + "".join(line))
-        out.append("  stddev".ljust(22) + "".join(sdl))
-        for o in orders:
-            # No %chg from nothing: fa-mapped is 0 at order 0.
-            if o == orders[0] or not means[orders[0]][0]:
-                chg.append("".rjust(w))
-                continue
-            p = welch(means[o][1], means[orders[0]][1])
-            chg.append(f"{pct(means[o][0], means[orders[0]][0]):+.2f}% {mark(p)}".rjust(w))
-            rows.append((metric, o, pct(means[o][0], means[orders[0]][0]), p))
-        if any(c.strip() for c in chg):
-            out.append(f"  %chg {metric}".ljust(22) + "".join(chg))
-    out.append("")
-    return rows
+def fmt_fig(x):
+    if x is None or x != x:
+        return "-"
+    return f"{x:,.3f}" if abs(x) >= 1 else f"{x:.4g}"
 
+
+def fmt_ratio(x):
+    if x is None or x != x:
+        return "-"
+    return f"{x:.4f}" if x < 10 else f"{x:.2f}" if x < 1000 else f"{x:.0f}"
+
+
+class Cmp:
+    """One ratio new/baseline: the ratio of the medians, the percentile
+    interval and the two-sided p of its bootstrap samples."""
+
+    def __init__(self, est, samples, nres, conf=CONF):
+        s = samples[np.isfinite(samples)]
+        self.est, self.conf = float(est), conf
+        if len(s) and est == est:
+            self.lo, self.hi = (float(v) for v in np.percentile(
+                s, [(1 - conf) / 2 * 100, (1 + conf) / 2 * 100]))
+            p = 2 * min(np.mean(s <= 1), np.mean(s >= 1))
+            self.p = min(1.0, max(float(p), 1 / nres))
+        else:
+            self.lo = self.hi = self.p = float("nan")
+        self.padj = None	# set by Family.holm()
+
+    def chg(self):
+        return (self.est - 1) * 100
+
+    def mark(self):
+        sig = self.padj is not None and self.padj < ALPHA
+        return "*" if sig and abs(self.est - 1) >= MIN_EFFECT else "~"
+
+    def ci(self):
+        return f"[{fmt_ratio(self.lo)}, {fmt_ratio(self.hi)}]"
+
+    def ratio_text(self):
+        return f"{fmt_ratio(self.est)} {self.ci()}"
+
+    def text(self):
+        """ratio [lo, hi] (%chg mark)"""
+        return f"{fmt_ratio(self.est)} {self.ci()} ({self.chg():+.2f}% {self.mark()})"
+
+    def includes(self, x):
+        return self.lo <= x <= self.hi
+
+    def json(self):
+        d = {"ratio": self.est, "lo": self.lo, "hi": self.hi,
+             "conf": self.conf, "p": self.p, "p_holm": self.padj,
+             "chg_pct": self.chg(), "mark": self.mark()}
+        # JSON has no NaN: an undefined number is null.
+        return {k: None if isinstance(v, float) and v != v else v
+                for k, v in d.items()}
+
+
+class Family:
+    """Every marked comparison of the report, for Holm's adjustment."""
+
+    def __init__(self):
+        self.cmps = []
+
+    def add(self, c):
+        self.cmps.append(c)
+        return c
+
+    def holm(self):
+        ok = sorted((c for c in self.cmps if c.p == c.p), key=lambda c: c.p)
+        m, run = len(ok), 0.0
+        for i, c in enumerate(ok):
+            run = max(run, min(1.0, (m - i) * c.p))
+            c.padj = run
+        return m
+
+
+class Stats:
+    """The runs indexed by cell (label, setup, workload, threads, order)
+    and boot, and their hierarchical bootstrap: resample a label's boots
+    with replacement, then the runs within each resampled boot, and take
+    the median of what was drawn.  The boots are drawn once per label and
+    shared by all of its cells: a kernel's orders and setups ran
+    interleaved in the same boots, so a boot's offset cancels in their
+    ratios, as it does in the data.  Two labels' boots are independent."""
+
+    def __init__(self, rows, nres):
+        self.nres = nres
+        self.cells = defaultdict(lambda: defaultdict(list))
+        self.boots = defaultdict(set)
+        for r in rows:
+            key = (r["label"], r["setup"], r["workload"], r["threads"], r["order"])
+            self.cells[key][r["boot"]].append(r)
+            self.boots[r["label"]].add(r["boot"])
+        self.boots = {k: sorted(v) for k, v in self.boots.items()}
+        self.draws = {}
+        self.cache = {}
+
+    def rng(self, *what):
+        # One stream per purpose, so that adding a workload changes no
+        # other cell's numbers.
+        return np.random.default_rng([SEED, zlib.crc32(repr(what).encode())])
+
+    def has(self, key):
+        return key in self.cells
+
+    def runs(self, key):
+        return [r for rs in self.cells.get(key, {}).values() for r in rs]
+
+    def values(self, key, field="ns"):
+        return [r[field] for r in self.runs(key)]
+
+    def median(self, key, field="ns"):
+        xs = self.values(key, field)
+        return statistics.median(xs) if xs else float("nan")
+
+    def shape(self, key):
+        """(boots with runs, runs, runs per boot) of a cell."""
+        per = [len(v) for v in self.cells.get(key, {}).values()]
+        return len(per), sum(per), per
+
+    def boot_draws(self, label):
+        if label not in self.draws:
+            k = len(self.boots[label])
+            self.draws[label] = self.rng("boots", label).integers(
+                0, k, (self.nres, k))
+        return self.draws[label]
+
+    def medians(self, key, field="ns"):
+        """nres bootstrap medians of a cell, vectorized.  A resample is
+        how often it drew each run: the cell's values are sorted once, and
+        the median is where the cumulative count crosses half."""
+        if (key, field) in self.cache:
+            return self.cache[(key, field)]
+        label, nres = key[0], self.nres
+        cell = self.cells.get(key, {})
+        groups = [[r[field] for r in cell.get(b, [])] for b in self.boots[label]]
+        n = np.array([len(g) for g in groups])
+        vals = np.array([v for g in groups for v in g], float)
+        total, big = len(vals), max(int(n.max()), 1)
+        if not total:
+            return np.full(nres, np.nan)
+        rank = np.empty(total, np.intp)
+        rank[np.argsort(vals, kind="stable")] = np.arange(total)
+        first = np.concatenate(([0], np.cumsum(n)[:-1]))  # a boot's runs
+        bi = self.boot_draws(label)
+        nb = n[bi]
+        u = self.rng("runs", key, field).random(bi.shape + (big,), np.float32)
+        # (a float32 product: u < 1 keeps it below nb; the minimum is a guard)
+        pos = (u * nb[..., None].astype(np.float32)).astype(np.intp)
+        np.minimum(pos, np.maximum(nb[..., None] - 1, 0), out=pos)
+        pos += first[bi][..., None]
+        drawn = rank[np.minimum(pos, max(total - 1, 0))]
+        drawn += (np.arange(nres) * total)[:, None, None]
+        if not (n == big).all():	# boots with fewer runs draw fewer
+            drawn = drawn[np.arange(big) < nb[..., None]]
+        cum = np.bincount(drawn.ravel(), minlength=nres * total)
+        cum = cum.reshape(nres, total).cumsum(axis=1)
+        got = cum[:, -1]
+        ordered = np.sort(vals)
+        lo = np.minimum((cum < ((got + 1) // 2)[:, None]).sum(axis=1), total - 1)
+        hi = np.minimum((cum < (got // 2 + 1)[:, None]).sum(axis=1), total - 1)
+        med = (ordered[lo] + ordered[hi]) / 2
+        med[got == 0] = np.nan	# drew only boots without this cell
+        self.cache[(key, field)] = med
+        return med
+
+    def ratio(self, num, den, conf=CONF, field="ns"):
+        """num/den, two cells: ratio of medians and its bootstrap."""
+        a, b = self.median(num, field), self.median(den, field)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return Cmp(a / b if b else float("nan"),
+                       self.medians(num, field) / self.medians(den, field),
+                       self.nres, conf)
+
+    def logmed(self, keys):
+        """The geometric mean of several cells' medians (a workload's
+        thread counts) and its bootstrap samples, on the log scale."""
+        est = sum(math.log(self.median(k)) for k in keys) / len(keys)
+        return est, sum(np.log(self.medians(k)) for k in keys) / len(keys)
+
+
+# --- the cost model -------------------------------------------------------
+
+def varies(x, ref):
+    # Counts are exact: a spread under 0.1% of their size is no lever.
+    return np.ptp(x) > 1e-3 * max(1.0, float(np.abs(ref).max()))
+
+
+def cost_model(st, label, rows, what):
+    """figure = a_w + b * minflt + c * fa_mapped by least squares over
+    rows, with an intercept per workload; 95% percentile intervals from a
+    hierarchical case bootstrap (boots, then runs within each boot,
+    workload and order).  When the data cannot separate b and c, fits
+    what they can: only c if minflt does not vary, only b if fa_mapped
+    does not, their combination if they move together."""
+    res = {"what": what, "runs": len(rows)}
+    wls = sorted({r["workload"] for r in rows})
+    y = np.array([r["ns"] for r in rows], float)
+    m = np.array([r["minflt"] for r in rows], float)
+    f = np.array([r["fa_mapped"] for r in rows], float)
+    wi = np.array([wls.index(r["workload"]) for r in rows])
+    dummies = (wi[:, None] == np.arange(len(wls))[None, :]).astype(float)
+
+    def within(x):	# x less its workload's mean
+        means = np.bincount(wi, x) / np.bincount(wi)
+        return x - means[wi]
+
+    mc, fc = within(m), within(f)
+    vm, vf = varies(mc, m), varies(fc, f)
+    if len({r["order"] for r in rows}) < 2:
+        # The levers are the orders; a rep's wiggle is no experiment.
+        res["note"] = "skipped: one order only"
+        return res
+    if not vm and not vf:
+        res["note"] = "skipped: neither minflt nor fa_mapped varies"
+        return res
+    cols, names = [], []
+    if vm and vf and abs(np.corrcoef(mc, fc)[0, 1]) > 0.999:
+        # fa_mapped = alpha + beta * minflt: only b + beta * c shows.
+        beta = float(np.polyfit(mc, fc, 1)[0])
+        combo = "b - c" if abs(beta + 1) < 0.02 else f"b {beta:+.3g}*c"
+        res["note"] = (f"b and c not separable: fa_mapped = const "
+                       f"{beta:+.3g} * minflt")
+        cols, names = [m], [combo]
+    else:
+        if vm:
+            cols.append(m)
+            names.append("b")
+        if vf:
+            cols.append(f)
+            names.append("c")
+        if not vm:
+            res["note"] = "minflt does not vary: b not identifiable"
+        if not vf:
+            res["note"] = "fa_mapped does not vary: c not identifiable"
+    x = np.column_stack([dummies] + cols)
+    # Scale the columns: counts and instructions differ by 1e4.
+    xs = np.abs(x).max(axis=0)
+    xs[xs == 0] = 1
+    ys = max(float(np.abs(y).max()), 1.0)
+    xn, yn = x / xs, y / ys
+    point = np.linalg.lstsq(xn, yn, rcond=None)[0] * ys / xs
+
+    # The bootstrap: how often each resample draws each run.  The runs in
+    # blocks of one boot and stratum (workload, order), as medians() does.
+    boots = st.boots[label]
+    k, nrun = len(boots), len(rows)
+    strata = {s: i for i, s in enumerate(sorted({(r["workload"], r["order"])
+                                                 for r in rows}))}
+    cell = [(boots.index(r["boot"]), strata[(r["workload"], r["order"])])
+            for r in rows]
+    perm = np.array(sorted(range(nrun), key=cell.__getitem__), np.intp)
+    n = np.zeros((k, len(strata)), np.intp)
+    for b, s in cell:
+        n[b, s] += 1
+    first = (np.cumsum(n.ravel()) - n.ravel()).reshape(n.shape)
+    big = int(n.max())
+    rng = st.rng("cost", label, what)
+    bi = rng.integers(0, k, (COST_B, k))
+    nb = n[bi]	# (COST_B, k, strata)
+    u = rng.random(nb.shape + (big,), np.float32)
+    pos = (u * nb[..., None].astype(np.float32)).astype(np.intp)
+    np.minimum(pos, np.maximum(nb[..., None] - 1, 0), out=pos)
+    pos += first[bi][..., None]
+    run = perm[np.minimum(pos, nrun - 1)]
+    run += (np.arange(COST_B) * nrun)[:, None, None, None]
+    if not (n == big).all():
+        run = run[np.arange(big) < nb[..., None]]
+    w = np.bincount(run.ravel(), minlength=COST_B * nrun)
+    w = w.reshape(COST_B, nrun).astype(float)
+    p = xn.shape[1]
+    xtx = (w @ (xn[:, :, None] * xn[:, None, :]).reshape(nrun, p * p)).reshape(-1, p, p)
+    xty = w @ (xn * yn[:, None])
+    try:
+        beta_b = np.linalg.solve(xtx, xty[..., None])[..., 0]
+    except np.linalg.LinAlgError:	# a resample lost a workload's lever
+        beta_b = (np.linalg.pinv(xtx) @ xty[..., None])[..., 0]
+    beta_b = beta_b * ys / xs
+    nd = len(wls)
+    for j, name in enumerate(names):
+        lo, hi = np.percentile(beta_b[:, nd + j], [2.5, 97.5])
+        res[name] = (float(point[nd + j]), float(lo), float(hi))
+    return res
+
+
+def cost_text(res, u):
+    # b, c, or their combination (b - c, ...), which is per fault.
+    names = [n for n in res if n == "c" or n == "b" or n.startswith("b ")]
+    parts = [f"{n} = {res[n][0]:,.0f} [{res[n][1]:,.0f}, {res[n][2]:,.0f}] "
+             f"{u['raw']} per {'page' if n == 'c' else 'fault'}" for n in names]
+    body = "; ".join(parts)
+    note = res.get("note")
+    if not parts:
+        return note
+    return body + (f" ({note})" if note else "")
+
+
+# --- the cross-check ------------------------------------------------------
 
 def crosscheck(runs):
-    """Where the counters and the mapping's Rss both apply (not exec, whose
-    children's mappings are gone), they must agree: at order 0 nothing is
-    counted; with one thread, every fault in the mapping faults around and
-    maps its own page, so Rss = fa_calls + fa_mapped; with more, a thread
-    can fault on a page that another's window just mapped, so
-    fa_mapped <= Rss <= fa_calls + fa_mapped.  Returns the disagreements."""
-    bad = []
+    """Where the counters and the mappings' Rss both apply (seq, rand,
+    sparse, mmap-pread-*), they must agree: at order 0 nothing is counted;
+    with one thread every fault in the mapping faults around and maps its
+    own page, so Rss = fa_calls + fa_mapped (sparse sums Rss over its
+    passes, which the counters span too); with more, a thread can fault on
+    a page that another's window just mapped, and with N mmap-pread tasks
+    Rss is summed over their mappings, so fa_mapped <= Rss <= fa_calls +
+    fa_mapped.  Returns the runs checked and the disagreements."""
+    done, bad = [], []
     for r in runs:
-        if r["workload"] == "exec" or r["fa_calls"] < 0:
+        if not checked(r["workload"]) or r["fa_calls"] < 0:
             continue
+        done.append(r)
         calls, fa, rss = r["fa_calls"], r["fa_mapped"], r["mapped"]
         if r["order"] == 0:
             ok = calls == 0 and fa == 0
@@ -141,134 +479,54 @@ def crosscheck(runs):
         else:
             ok = fa <= rss <= calls + fa
         if not ok:
-            bad.append(f"{r['workload']} threads={r['threads']} order={r['order']} "
+            bad.append(f"{r['label']} boot {r['boot']} {r['workload']} "
+                       f"{who(r['workload'], r['threads'])} order={r['order']} "
                        f"rep={r['rep']}: Rss {rss}, fa_calls {calls}, fa_mapped {fa}")
-    return bad
+    return done, bad
 
 
-def recommend(workload, results):
-    """The order with the largest significant time win over order 0 that is
-    not significantly slower with any thread count."""
-    faster, slower = {}, set()
-    for threads, rows in results:
-        for metric, o, chg, p in rows:
-            if metric != "time" or not p < ALPHA:
-                continue
-            if chg > 0:
-                slower.add(o)
-            elif o not in faster or chg < faster[o][1]:
-                faster[o] = (threads, chg, p)
-    good = {o: v for o, v in faster.items() if o not in slower}
-    if not good:
-        worse = (f"; significantly slower: order {', '.join(map(str, sorted(slower)))}"
-                 if slower else "")
-        return (f"{workload}: keep order 0: no order is faster than the baseline "
-                f"beyond noise with every thread count{worse}")
-    o = min(good, key=lambda k: good[k][1])
-    threads, chg, p = good[o]
-    return (f"{workload}: best order {o} ({chg:+.2f}% time vs order 0 with "
-            f"{threads} thread{'s' if threads > 1 else ''}, Welch p={p:.3g})")
+# --- Hodges-Lehmann and Mann-Whitney (the A/B and the module cost) --------
 
-
-def plot(runs, workload, orders, outdir):
-    dat = os.path.join(outdir, f"{workload}.dat")
-    thread_counts = sorted({r["threads"] for r in runs if r["workload"] == workload})
-    with open(dat, "w") as f:
-        for threads in thread_counts:
-            for o in orders:
-                sel = [r for r in runs if r["workload"] == workload
-                       and r["threads"] == threads and r["order"] == o]
-                fm, fsd = summary([r["minflt"] for r in sel])
-                tm, tsd = summary([r["ns"] / 1e6 for r in sel])
-                f.write(f"{o} {fm} {fsd} {tm} {tsd}\n")
-            f.write("\n\n")
-    png = os.path.join(outdir, f"{workload}.png")
-
-    def curves(y, err):
-        return ", ".join(
-            f"'{dat}' index {i} using 1:{y}:{err} with yerrorlines "
-            f"title '{t} thread{'s' if t > 1 else ''}'"
-            for i, t in enumerate(thread_counts))
-
-    script = f"""
-set terminal png size 900,400
-set output '{png}'
-set multiplot layout 1,2 title 'fault-around: {workload} (mean +- stddev over repetitions)'
-set offsets 0.3, 0.3, 0, 0
-set xlabel 'fault-around order'
-set ylabel 'minor faults'
-set logscale y
-plot {curves(2, 3)}
-unset logscale y
-set ylabel 'time (ms)'
-plot {curves(4, 5)}
-unset multiplot
-"""
-    subprocess.run(["gnuplot"], input=script, text=True, check=True,
-                   stderr=subprocess.DEVNULL)
-    return png
-
-
-def ratio(name, a, b):
-    """One line: runs @a over runs @b as a Hodges-Lehmann ratio with its
-    exact Mann-Whitney interval (as the A/B), and the verdict; "costs at
-    most +1%" when the interval's top is within the margin."""
-    est, lo, hi, _ = hodges_lehmann(a, b)
-    if lo is None:
-        return f"  {name}: {est:.4f}, too few runs for a {AB_CONF:.0%} interval"
-    said = verdict(lo, hi)
-    if hi <= 1 + AB_MARGIN and not said.startswith("equivalent"):
-        said += f", costs at most +{AB_MARGIN:.0%}"
-    return (f"  {name}: {est:.4f} [{lo:.4f}, {hi:.4f}] "
-            f"({(est - 1) * 100:+.2f}%, {said})")
-
-
-def ratios(title, pairs, runs, other, sel_a, sel_b, out):
-    """A table of ratio() lines for each workload and thread count."""
-    out += ["", title]
-    for workload in dict.fromkeys(r["workload"] for r in runs):
-        for threads in sorted({r["threads"] for r in runs if r["workload"] == workload}):
-            def pick(rs, sel):
-                return [r["ns"] for r in rs if r["workload"] == workload
-                        and r["threads"] == threads and sel(r)]
-            for name, a_val in pairs:
-                a = pick(runs, lambda r: sel_a(r, a_val))
-                b = pick(other, sel_b)
-                if a and b:
-                    out.append(ratio(f"{workload:7} {threads} thread(s){name}", a, b))
-
-
+@functools.lru_cache(maxsize=None)
 def mw_null(n, m):
     """How many orderings give each Mann-Whitney U = 0..n*m under the null:
     the coefficients of the Gaussian binomial [n+m choose n] in q."""
     c = [1] + [0] * (n * m)
     for i in range(1, n + 1):
-        for u in range(n * m, m + i - 1, -1):	# times (1 - q^(m+i))
-            c[u] -= c[u - m - i]
-        for u in range(i, n * m + 1):		# over (1 - q^i)
-            c[u] += c[u - i]
-    return c
+        for v in range(n * m, m + i - 1, -1):	# times (1 - q^(m+i))
+            c[v] -= c[v - m - i]
+        for v in range(i, n * m + 1):		# over (1 - q^i)
+            c[v] += c[v - i]
+    return tuple(c)
 
 
-def hodges_lehmann(a, b, conf=AB_CONF):
-    """The ratio a/b as the Hodges-Lehmann shift between log(a) and log(b)
-    (the median of all pairwise differences), with the interval that
-    inverts the exact Mann-Whitney test: the C-th smallest and largest
-    differences, for the largest C with P(U < C) <= (1 - conf) / 2.  Valid
-    for a pure shift on the log scale.  Returns (ratio, low, high,
-    coverage), with no interval (None) when too few values reach conf."""
-    d = sorted(math.log(x) - math.log(y) for x in a for y in b)
-    n, m = len(a), len(b)
+@functools.lru_cache(maxsize=None)
+def mw_cut(n, m, conf):
+    """The largest C with P(U < C) <= (1 - conf) / 2, and the coverage."""
     counts, total = mw_null(n, m), math.comb(n + m, n)
     tail, c = 0, 0
     # 1e-9: (1 - 0.9) / 2 is a hair under 0.05 in floating point.
     while tail + counts[c] <= (1 - conf) / 2 * total + 1e-9:
         tail += counts[c]
         c += 1
-    est = math.exp(statistics.median(d))
+    return c, 1 - 2 * tail / total
+
+
+def hodges_lehmann(a, b, conf=AB_CONF):
+    """The ratio a/b as the Hodges-Lehmann shift between log(a) and log(b)
+    (the median of all pairwise differences), with the interval that
+    inverts the exact Mann-Whitney test: the C-th smallest and largest
+    differences.  Valid for a pure shift on the log scale.  Returns
+    (ratio, low, high, coverage), low and high None when too few values
+    reach conf."""
+    d = np.sort((np.log(np.asarray(a, float))[:, None]
+                 - np.log(np.asarray(b, float))[None, :]).ravel())
+    n, m = len(a), len(b)
+    c, cov = mw_cut(n, m, conf)
+    est = math.exp(float(np.median(d)))
     if c == 0:
         return est, None, None, None
-    return est, math.exp(d[c - 1]), math.exp(d[n * m - c]), 1 - 2 * tail / total
+    return est, math.exp(d[c - 1]), math.exp(d[n * m - c]), cov
 
 
 def verdict(lo, hi):
@@ -282,48 +540,687 @@ def verdict(lo, hi):
     return ", ".join(said) or "inconclusive"
 
 
-def ab_table(runs, base, out):
-    """patched/base at the default order, per workload and thread count.
-    The verdict is boot-level: each boot's median, so that a boot effect
-    widens the interval instead of hiding in 30 pooled runs; the pooled
-    interval beside it is within-boot precision only."""
-    boots = sorted({r["boot"] for r in runs} | {r["boot"] for r in base})
-    out += ["", f"A/B at the default order {DEFAULT_ORDER}, patched/base of the "
-            "time column (CLOCK=icount: virtual ns, i.e. guest instructions plus "
-            "idle time skipped to the next timer).",
-            f"boots: Hodges-Lehmann ratio of the boots' medians with its exact "
-            f"Mann-Whitney interval ({AB_CONF:.0%}, {len(boots)} boot(s) per kernel, "
-            "booted alternately); the verdict comes from it.",
-            f"'equivalent within +-{AB_MARGIN:.0%}': that interval lies in "
-            f"[{1 - AB_MARGIN:.2f}, {1 + AB_MARGIN:.2f}] (two one-sided tests at "
-            f"{(1 - AB_CONF) / 2:.0%}); 'differs from 1': it excludes 1 (two-sided, "
-            f"{1 - AB_CONF:.0%}); neither: inconclusive.",
-            "runs: the same over all runs pooled, which ignores boot-to-boot "
-            "variation: within-boot precision only."]
-    for workload in dict.fromkeys(r["workload"] for r in runs):
-        for threads in sorted({r["threads"] for r in runs if r["workload"] == workload}):
-            def pick(rs, boot=None):
-                return [r["ns"] for r in rs if r["workload"] == workload
-                        and r["threads"] == threads and r["order"] == DEFAULT_ORDER
-                        and boot in (None, r["boot"])]
-            a, b = pick(runs), pick(base)
-            if not a or not b:
-                out.append(f"  {workload:7} {threads} thread(s): no runs at order "
-                           f"{DEFAULT_ORDER} on both kernels")
+# --- the report -----------------------------------------------------------
+
+class Report:
+    def __init__(self, sets, meta, u):
+        self.sets, self.meta, self.u = sets, meta, u
+        self.label = sets[0][0]
+        rows = [r for _, rs, _ in sets for r in rs]
+        self.sweep = [r for r in sets[0][1] if r["setup"] == "sweep"]
+        self.modruns = [r for r in sets[0][1] if r["setup"].startswith("mod-")]
+        self.base = ([r for r in sets[1][1] if r["setup"] == "sweep"]
+                     if len(sets) > 1 else [])
+        self.orders = sorted({r["order"] for r in self.sweep})
+        self.workloads = list(dict.fromkeys(r["workload"] for r in self.sweep))
+        self.threads = {w: sorted({r["threads"] for r in self.sweep
+                                   if r["workload"] == w}) for w in self.workloads}
+        # An empty or odd value (bench.sh could not read it) is no reason
+        # to lose the report of a long sweep: fall back, and say so.
+        given = meta.get("default_order", "")
+        self.default = int(given) if given.isdigit() else DEFAULT_ORDER
+        self.default_given = given.isdigit()
+        self.family = Family()
+        self.st = Stats(rows, self.resamples())
+
+    def key(self, w, t, o, setup="sweep", label=None):
+        return (label or self.label, setup, w, t, o)
+
+    def ab_cells(self):
+        """(workload, threads, order) that both kernels ran."""
+        have = {(r["workload"], r["threads"], r["order"]) for r in self.base}
+        return [(w, t, o) for w in self.workloads for t in self.threads[w]
+                for o in self.orders if (w, t, o) in have
+                and self.st.has(self.key(w, t, o))]
+
+    def mod_cells(self):
+        """(workload, threads, order) of the module-cost runs."""
+        return list(dict.fromkeys((r["workload"], r["threads"], r["order"])
+                                  for r in self.modruns))
+
+    def resamples(self):
+        """B from an upper bound on the marked comparisons (see B_PER_CMP)."""
+        cells = {(r["workload"], r["threads"], r["order"]) for r in self.sweep}
+        m = sum(1 for (w, t, o) in cells if o != self.orders[0]
+                and (w, t, self.orders[0]) in cells)
+        m += 2 * sum(1 for w in self.workloads if w != CONTROL) \
+            if len(self.orders) > 1 else 0
+        m += 2 * len(self.mod_cells())
+        have = {(r["workload"], r["threads"], r["order"]) for r in self.base}
+        m += len(cells & have)
+        return max(B_MIN, -(-B_PER_CMP * m // 1000) * 1000)
+
+    # -- computing --
+
+    def table(self, w, t):
+        st, base = self.st, self.orders[0]
+        cols = [o for o in self.orders if st.has(self.key(w, t, o))]
+        tb = {"workload": w, "threads": t, "orders": cols, "cells": {}}
+        for o in cols:
+            k = self.key(w, t, o)
+            c = {f: st.median(k, f) for f in
+                 ("minflt", "fa_mapped", "mapped", "ns", "fixed_ns",
+                  "teardown_ns", "pages")}
+            c["shape"] = st.shape(k)
+            c["counters"] = all(r["fa_mapped"] >= 0 for r in st.runs(k))
+            med = st.medians(k)
+            c["ns_ci"] = tuple(float(v) for v in np.nanpercentile(
+                med, [(1 - CONF) / 2 * 100, (1 + CONF) / 2 * 100]))
+            if o != base and base in cols:
+                c["ratio"] = self.family.add(st.ratio(k, self.key(w, t, base)))
+            tb["cells"][o] = c
+        return tb
+
+    def recommend(self, w):
+        """The smallest order that the data cannot tell from the best one,
+        on the geometric mean of the medians over the thread counts."""
+        st, ts = self.st, self.threads[w]
+        cols = [o for o in self.orders
+                if all(st.has(self.key(w, t, o)) for t in ts)]
+        if len(cols) < 2:
+            return {"workload": w, "note": f"only order {cols[0] if cols else '-'} was run"}
+        lm = {o: st.logmed([self.key(w, t, o) for t in ts]) for o in cols}
+        best = min(cols, key=lambda o: lm[o][0])
+
+        def vs(o, ref, family=True, conf=CONF):
+            c = Cmp(math.exp(lm[o][0] - lm[ref][0]),
+                    np.exp(lm[o][1] - lm[ref][1]), st.nres, conf)
+            return self.family.add(c) if family else c
+
+        to_best = {o: vs(o, best, False) for o in cols}
+        rec = next((o for o in cols if to_best[o].includes(1.0)), best)
+        res = {"workload": w, "threads": ts, "best": best, "recommended": rec,
+               "to_best": to_best[rec], "indistinguishable":
+               [o for o in cols if to_best[o].includes(1.0)]}
+        if rec != cols[0]:
+            res["to_base"] = vs(rec, cols[0])
+        res["base"] = cols[0]
+        if self.default in cols and rec != self.default:
+            res["to_default"] = vs(rec, self.default)
+        pages = {}
+        for t in ts:
+            pages[t] = {o: (st.median(self.key(w, t, o), "mapped"),
+                            st.median(self.key(w, t, o), "fa_mapped"))
+                        for o in {rec, self.default} if o in cols}
+        res["pages"] = pages
+        return res
+
+    def control(self):
+        """anon: every order equivalent to the baseline within the margin."""
+        w, st, base = CONTROL, self.st, self.orders[0]
+        if w not in self.workloads:
+            return None
+        cmps = []
+        for t in self.threads[w]:
+            for o in self.orders[1:]:
+                k, kb = self.key(w, t, o), self.key(w, t, base)
+                if st.has(k) and st.has(kb):
+                    cmps.append((t, o, st.ratio(k, kb, conf=AB_CONF)))
+        if not cmps:
+            return {"holds": None, "cmps": []}
+        holds = all(c.lo >= 1 - AB_MARGIN and c.hi <= 1 + AB_MARGIN
+                    for _, _, c in cmps)
+        worst = max(cmps, key=lambda x: max(abs(math.log(x[2].lo)),
+                                            abs(math.log(x[2].hi))))
+        return {"holds": holds, "cmps": cmps, "worst": worst}
+
+    def modcost(self):
+        """Each module setup against mod-off: HL ratio with its exact
+        Mann-Whitney 90% interval and verdict, as before, plus the
+        bootstrap ratio of medians."""
+        st, lines = self.st, []
+        for w, t, o in self.mod_cells():
+            off = self.key(w, t, o, "mod-off")
+            if not st.has(off):
                 continue
-            ma = [statistics.median(pick(runs, k)) for k in boots if pick(runs, k)]
-            mb = [statistics.median(pick(base, k)) for k in boots if pick(base, k)]
-            est, lo, hi, cov = hodges_lehmann(ma, mb)
-            if lo is None:
-                said = f"{est:.4f}, no {AB_CONF:.0%} interval from {len(ma)}/{len(mb)} boots"
-            else:
-                said = (f"{est:.4f} [{lo:.4f}, {hi:.4f}] {verdict(lo, hi)}")
-            pest, plo, phi, _ = hodges_lehmann(a, b)
+            for setup, name in (("mod-idle", "no override"),
+                                ("mod-256", "256 overrides")):
+                k = self.key(w, t, o, setup)
+                if not st.has(k):
+                    continue
+                a, b = st.values(k), st.values(off)
+                est, lo, hi, _ = hodges_lehmann(a, b)
+                if lo is None:
+                    said = "too few runs"
+                else:
+                    said = verdict(lo, hi)
+                    if hi <= 1 + AB_MARGIN and not said.startswith("equivalent"):
+                        said += f", costs at most +{AB_MARGIN:.0%}"
+                lines.append({"workload": w, "threads": t, "order": o,
+                              "setup": setup, "name": name, "hl": (est, lo, hi),
+                              "verdict": said, "n": (len(a), len(b)),
+                              "boot": self.family.add(st.ratio(k, off))})
+        return lines
+
+    def ab(self):
+        """patched/base per workload, thread count and order both ran.  The
+        verdict is boot-level: each boot's median, so that a boot effect
+        widens the interval instead of hiding in pooled runs."""
+        st, other, lines = self.st, self.sets[1][0], []
+        for w, t, o in self.ab_cells():
+            ka, kb = self.key(w, t, o), self.key(w, t, o, label=other)
+            ma = [statistics.median(v) for v in
+                  ([r["ns"] for r in rs] for _, rs in sorted(st.cells[ka].items()))]
+            mb = [statistics.median(v) for v in
+                  ([r["ns"] for r in rs] for _, rs in sorted(st.cells[kb].items()))]
+            est, lo, hi, _ = hodges_lehmann(ma, mb)
+            pest, plo, phi, _ = hodges_lehmann(st.values(ka), st.values(kb))
+            lines.append({"workload": w, "threads": t, "order": o,
+                          "boots": (est, lo, hi), "nboots": (len(ma), len(mb)),
+                          "verdict": verdict(lo, hi) if lo is not None else
+                          "no interval", "runs": (pest, plo, phi),
+                          "n": (len(st.values(ka)), len(st.values(kb))),
+                          "per_boot": [x / y for x, y in zip(ma, mb)],
+                          "boot": self.family.add(st.ratio(ka, kb))})
+        return lines
+
+    def costs(self):
+        """Per workload and thread count, and pooled over the checked
+        workloads (an intercept each) per thread count."""
+        fits, pooled = [], []
+        for w in self.workloads:
+            for t in self.threads[w]:
+                rows = [r for r in self.sweep if r["workload"] == w
+                        and r["threads"] == t]
+                if any(r["fa_mapped"] < 0 for r in rows):
+                    fits.append({"what": f"{w:15} {who(w, t):9}", "workload": w,
+                                 "threads": t, "note": "no counters"})
+                    continue
+                res = cost_model(self.st, self.label, rows, (w, t))
+                res.update(workload=w, threads=t, what=f"{w:15} {who(w, t):9}")
+                fits.append(res)
+        for t in sorted({t for ts in self.threads.values() for t in ts}):
+            rows = [r for r in self.sweep if checked(r["workload"])
+                    and r["threads"] == t and r["fa_mapped"] >= 0]
+            wls = list(dict.fromkeys(r["workload"] for r in rows))
+            if len(wls) < 2:
+                continue
+            res = cost_model(self.st, self.label, rows, ("pooled", t))
+            res.update(workloads=wls, threads=t,
+                       what=f"pooled, {t} thread(s)/task(s)")
+            pooled.append(res)
+        return fits, pooled
+
+    # -- rendering --
+
+    def header(self, ncmp):
+        u, st = self.u, self.st
+        out = ["Fault-around sweep (bench v2)"]
+        out += [f"  {k}: {v}" for k, v in self.meta.items()
+                if v and k != "default_order"]
+        out.append(f"  default_order: {self.default}" + (
+            "" if self.default_given else " (not given; assumed)"))
+        if "clock" not in self.meta:
+            out.append("  clock: not given; assumed native")
+        out += para(f"Figure: {u['name']}, printed as '{u['unit']}': {u['note']}")
+        for label, rows, _ in self.sets:
+            sweep = [r for r in rows if r["setup"] == "sweep"]
+            nb = len(st.boots.get(label, []))
+            out.append(f"Kernel '{label}': {nb} boot{'s' if nb != 1 else ''}, "
+                       f"{len(rows):,} runs ({len(sweep):,} of the order sweep)"
+                       + (", the tables' kernel" if label == self.label else ""))
+        out.append("Statistics:")
+        text = [
+            "Each order's figure is the median over all runs of all boots.",
+            f"Every ratio new/baseline is a ratio of medians with a "
+            f"{CONF:.0%} percentile interval [lo, hi] from a hierarchical "
+            f"bootstrap: {st.nres:,} resamples (seed {SEED}) of the boots "
+            "with replacement, then of the runs within each resampled boot; "
+            "a kernel's boots are drawn jointly for all its orders and setups "
+            "(they ran interleaved in the same boots), independently between "
+            "kernels.",
+            "p = 2 min(P(ratio <= 1), P(ratio >= 1)) over the resamples, "
+            f"at least 1/B; B is {B_MIN:,} or {B_PER_CMP} per comparison, "
+            "whichever is larger, so that p's floor can survive Holm.",
+            f"%chg = (new - baseline) / baseline; baseline = order "
+            f"{self.orders[0]} unless stated: negative means fewer faults, "
+            f"fewer pages or a smaller figure.",
+            f"'*' marks a change whose Holm-adjusted p over all {ncmp} "
+            f"marked comparisons of this report is < {ALPHA} AND whose size "
+            f"is at least {MIN_EFFECT:.0%} (the minimum effect that counts); "
+            "'~' any other.  Fault and page rows are medians of counts and "
+            "their %chg is not tested.",
+        ]
+        if any(len(b) == 1 for b in st.boots.values()):
+            one = [label for label, b in st.boots.items() if len(b) == 1]
+            text.append(f"Only one boot of {', '.join(one)}: its intervals "
+                        "are within-boot only (no boot-to-boot variation).")
+        for t in text:
+            out += para(t, "  ")
+        out += para(
+            "Rows: minor faults = the measured work's faults; fa-mapped = "
+            "/proc/vmstat fault_around_mapped over the run (pages mapped "
+            "ahead besides the faulting ones); pages mapped (Rss) = the "
+            "measured mappings' Rss (mmap-pread: summed over its tasks' "
+            "mappings; sparse: over its passes); teardown = the munmap "
+            "after the work, included in the figure; fixed = creating and "
+            "joining the threads or tasks, excluded from it.")
+        if not all(t for _, _, t in self.sets):
+            old = [label for label, _, t in self.sets if not t]
+            out += para(f"The CSVs of {', '.join(old)} predate fixed_ns and "
+                        "teardown_ns: not recorded (taken as 0).", "  ")
+        out.append("")
+        return out
+
+    def render_table(self, tb, out):
+        u, w, t = self.u, tb["workload"], tb["threads"]
+        cols, cells, base = tb["orders"], tb["cells"], self.orders[0]
+        lw, cw = 26, 17
+        shapes = {cells[o]["shape"][:2] for o in cols}
+        per = {tuple(cells[o]["shape"][2]) for o in cols}
+        if len(shapes) == 1:
+            nb, nr = shapes.pop()
+            boots = (f"{nb} boot{'s' if nb != 1 else ''} x {nr // nb} runs = "
+                     f"{nr} runs per order" if len(per) == 1 else
+                     f"{nb} boots, {nr} runs per order")
+            if nb == 1:
+                boots += " (CI within-boot only)"
+        else:
+            boots = "runs (boots) per order: " + ", ".join(
+                f"{o}: {cells[o]['shape'][1]} ({cells[o]['shape'][0]})"
+                for o in cols)
+        what = "program starts" if w in ("exec", "dynexec") else "pages touched"
+        pages = cells[cols[0]]["pages"]
+        out.append(f"{w}, {who(w, t)} ({fmt_int(pages)} {what}; {boots})")
+
+        def row(name, vals):
+            out.append(name.ljust(lw) + "".join(v.rjust(cw) for v in vals))
+
+        row("order", [f"{o} (baseline)" if o == base else str(o) for o in cols])
+        get = {o: cells[o] for o in cols}
+        row("minor faults", [fmt_int(get[o]["minflt"]) for o in cols])
+        b0 = get[cols[0]]["minflt"]
+        many = len(cols) > 1
+        if many:
+            row("  %chg minor faults", [
+                "" if o == cols[0] or not b0 else
+                f"{(get[o]['minflt'] - b0) / b0 * 100:+.2f}%" for o in cols])
+        if all(get[o]["counters"] for o in cols):
+            row("fa-mapped pages", [fmt_int(get[o]["fa_mapped"]) for o in cols])
+        if any(get[o]["mapped"] for o in cols):
+            row("pages mapped (Rss)", [fmt_int(get[o]["mapped"]) for o in cols])
+        sc = u["scale"]
+        row(f"{u['unit']} (median)", [fmt_fig(get[o]["ns"] * sc) for o in cols])
+        if base in cols and many:
+            row(f"  ratio to order {base}", [
+                "1" if o == base else fmt_ratio(get[o]["ratio"].est) for o in cols])
+            row(f"  {CONF:.0%} CI", [
+                "" if o == base else get[o]["ratio"].ci() for o in cols])
+            row(f"  %chg {u['unit']}", [
+                "" if o == base else
+                f"{get[o]['ratio'].chg():+.2f}% {get[o]['ratio'].mark()}"
+                for o in cols])
+        if any(get[o]["teardown_ns"] for o in cols):
+            row(f"  incl. teardown {u['unit']}", [fmt_fig(get[o]["teardown_ns"] * sc)
+                                         for o in cols])
+        if any(get[o]["fixed_ns"] for o in cols):
+            row(f"fixed {u['unit']} (excluded)", [
+                fmt_fig(get[o]["fixed_ns"] * sc) for o in cols])
+        out.append("")
+
+    def render_costs(self, fits, pooled, out):
+        u = self.u
+        out += para(f"Cost model: figure = a + b * minflt + c * fa_mapped, "
+                    f"least squares over all runs of all orders of a workload "
+                    f"and thread count (b: {u['raw']} per minor fault, c: "
+                    f"{u['raw']} per page mapped ahead), 95% intervals from a "
+                    f"hierarchical case bootstrap ({COST_B:,} resamples: "
+                    "boots, then runs within each boot and order; not OLS "
+                    "standard errors).  Where the data cannot separate b and "
+                    "c, the line says so and gives what they do show; the "
+                    "pooled fits share b and c over the workloads, with an "
+                    "intercept each.")
+        for res in fits:
+            out.append(f"  {res['what']}: {cost_text(res, u)}")
+        for res in pooled:
+            out.append(f"  {res['what']} ({', '.join(res['workloads'])}): "
+                       f"{cost_text(res, u)}")
+        out.append("")
+
+    def render_recs(self, recs, out):
+        out += para(f"Recommendations: best = the smallest figure (geometric "
+                    f"mean of the medians over the thread counts); "
+                    f"recommended = the smallest order whose ratio to the best "
+                    f"has a {CONF:.0%} interval that includes 1.")
+        for rec in recs:
+            out.append("  " + self.rec_line(rec))
+        out.append("")
+
+    def rec_line(self, rec):
+        """The recommendations section's line for a workload."""
+        w = rec["workload"]
+        if "note" in rec:
+            return f"{w}: no recommendation ({rec['note']})"
+        best, o = rec["best"], rec["recommended"]
+        s = f"{w}: best order {best}, recommend {o}"
+        same = ", ".join(map(str, rec["indistinguishable"]))
+        if len(rec["indistinguishable"]) == 1:
+            s += " (no other order is indistinguishable from the best)"
+        elif o == best:
+            s += f" (indistinguishable from the best: {same})"
+        else:
+            s += (f" (to the best {rec['to_best'].ratio_text()}; "
+                  f"indistinguishable from the best: {same})")
+        if "to_base" in rec:
+            s += f"; vs order {rec['base']} {rec['to_base'].text()}"
+        else:
+            s += f"; it is the baseline, order {rec['base']}"
+        if "to_default" in rec:
+            s += f"; vs default order {self.default} {rec['to_default'].text()}"
+        elif o == self.default:
+            s += "; it is the default order"
+        else:
+            s += f"; default order {self.default} not swept"
+        pages = self.rec_pages(rec)
+        if pages:
+            s += f"; pages mapped at {o} vs {self.default}: {pages}"
+        return s
+
+    def rec_pages(self, rec):
+        """Pages mapped at the recommended order vs the default one, per
+        thread count: Rss, or where there is none (exec), fa-mapped; once
+        if every thread count has the same."""
+        w, o, bits = rec["workload"], rec["recommended"], {}
+        for t, by in rec["pages"].items():
+            r, d = by.get(o), by.get(self.default)
+            if r is None or d is None or o == self.default:
+                continue
+            if r[0] or d[0]:
+                bits[t] = f"Rss {fmt_int(r[0])} vs {fmt_int(d[0])}"
+            elif r[1] >= 0 and d[1] >= 0:
+                bits[t] = f"fa-mapped {fmt_int(r[1])} vs {fmt_int(d[1])}"
+        if len(set(bits.values())) == 1:
+            return bits.popitem()[1]
+        return ", ".join(f"{b} ({who(w, t)})" for t, b in bits.items())
+
+    def control_line(self, ctl):
+        if ctl is None:
+            return f"no {CONTROL} runs: no control"
+        if ctl["holds"] is None:
+            return f"{CONTROL}: only one order: no control"
+        t, o, c = ctl["worst"]
+        worst = (f"{fmt_ratio(c.est)} [{fmt_ratio(c.lo)}, "
+                 f"{fmt_ratio(c.hi)}] at order {o}, {who(CONTROL, t)}")
+        if ctl["holds"]:
+            return (f"{CONTROL}: control holds: every order within "
+                    f"+-{AB_MARGIN:.0%} of order {self.orders[0]} "
+                    f"({AB_CONF:.0%} CIs; worst interval: {worst})")
+        cmps = ctl["cmps"]
+        out = [c for _, _, c in cmps
+               if c.lo < 1 - AB_MARGIN or c.hi > 1 + AB_MARGIN]
+        moved = [c for c in out if c.lo > 1 or c.hi < 1]
+        # Moving needs an interval that excludes 1; a wide one only says
+        # that the runs are too few to show the control holds.
+        said = ("control MOVES" if moved else
+                "control inconclusive (too few runs to show it holds)")
+        return (f"{CONTROL}: {said}: {len(out)} of {len(cmps)} "
+                f"{AB_CONF:.0%} CIs reach outside +-{AB_MARGIN:.0%} of order "
+                f"{self.orders[0]}, {len(moved)} of them exclude 1 "
+                f"(worst interval: {worst})")
+
+    def render_mod(self, mods, out):
+        boots = sorted({r["boot"] for r in self.modruns})
+        out += para(f"Module cost at order {mods[0]['order']}: "
+                    f"{self.u['name']} with mod_faultaround loaded / not "
+                    "loaded: Hodges-Lehmann ratio with its exact Mann-Whitney "
+                    f"{AB_CONF:.0%} interval over the interleaved runs of "
+                    f"{len(boots)} boot(s), pooled (within-boot precision), "
+                    f"and the verdict: 'equivalent within +-{AB_MARGIN:.0%}' "
+                    f"when it lies in [{1 - AB_MARGIN:.2f}, "
+                    f"{1 + AB_MARGIN:.2f}], 'differs from 1' when it excludes "
+                    f"1, 'costs at most +{AB_MARGIN:.0%}' when only its top "
+                    "is inside; then the bootstrap ratio of medians with its "
+                    f"{CONF:.0%} interval and %chg.")
+        for m in mods:
+            est, lo, hi = m["hl"]
+            hl = (f"{est:.4f}" if lo is None else
+                  f"{est:.4f} [{lo:.4f}, {hi:.4f}]")
+            out.append(f"  {m['workload']:15} {who(m['workload'], m['threads']):9}, "
+                       f"{m['name']:13}: {hl} ({(est - 1) * 100:+.2f}%, "
+                       f"{m['verdict']}); bootstrap {m['boot'].text()}")
+        out.append("")
+
+    def render_ab(self, abl, out):
+        other = self.sets[1][0]
+        out += para(f"A/B: {self.label}/{other} of the figure "
+                    f"({self.u['name']}), per workload, thread count and "
+                    "order both ran.")
+        out += para(f"boots: Hodges-Lehmann ratio of the boots' medians with "
+                    f"its exact Mann-Whitney {AB_CONF:.0%} interval; the "
+                    f"verdict comes from it: 'equivalent within "
+                    f"+-{AB_MARGIN:.0%}' when it lies in [{1 - AB_MARGIN:.2f}, "
+                    f"{1 + AB_MARGIN:.2f}] (two one-sided tests at "
+                    f"{(1 - AB_CONF) / 2:.0%}), 'differs from 1' when it "
+                    f"excludes 1 (two-sided, {1 - AB_CONF:.0%}), "
+                    "'inconclusive' when neither.", "  ")
+        out += para("runs: the same over all runs pooled (ignores "
+                    "boot-to-boot variation: within-boot precision only); per "
+                    "boot: the ratio of each boot's medians; bootstrap: the "
+                    f"ratio of medians with its {CONF:.0%} interval and %chg.",
+                    "  ")
+        for a in abl:
+            est, lo, hi = a["boots"]
+            said = (f"{est:.4f} [{lo:.4f}, {hi:.4f}] {a['verdict']}"
+                    if lo is not None else
+                    f"{est:.4f}, no {AB_CONF:.0%} interval from "
+                    f"{a['nboots'][0]}/{a['nboots'][1]} boots")
+            pest, plo, phi = a["runs"]
             pooled = (f"{pest:.4f} [{plo:.4f}, {phi:.4f}]" if plo is not None
                       else f"{pest:.4f}")
-            per_boot = " ".join(f"{x / y:.4f}" for x, y in zip(ma, mb))
-            out.append(f"  {workload:7} {threads} thread(s): boots {said}; runs "
-                       f"{pooled} n={len(a)}/{len(b)}; per boot {per_boot}")
+            out.append(f"  {a['workload']:15} {who(a['workload'], a['threads']):9}"
+                       f" order {a['order']}: boots {said}; runs {pooled} "
+                       f"n={a['n'][0]}/{a['n'][1]}; per boot "
+                       f"{' '.join(f'{x:.4f}' for x in a['per_boot'])}; "
+                       f"bootstrap {a['boot'].text()}")
+        out.append("")
+
+    def render_summary(self, recs, fits, pooled, ctl, cross, mods, abl):
+        u, out = self.u, ["Summary", "======="]
+        out += para(f"Figure: {u['name']}, printed as '{u['unit']}'; ratios "
+                    f"of medians with {CONF:.0%} bootstrap intervals, marked "
+                    "as in the header.")
+        if len(self.orders) < 2:
+            out.append(f"Orders: only order {self.orders[0]} was run: no "
+                       "recommendation.")
+        if recs:
+            out.append("Orders: best = the smallest figure; rec = the smallest "
+                       "order not distinguishable from the best.")
+            d = self.default
+            out.append(f"  {'workload':16}{'best':>5}{'rec':>5}  "
+                       f"{'rec / order ' + str(self.orders[0]):36}"
+                       f"{'rec / default ' + str(d):36}pages mapped, rec vs {d}")
+            for rec in recs:
+                w = rec["workload"]
+                if "note" in rec:
+                    out.append(f"  {w:16}{rec['note']}")
+                    continue
+
+                def cell(key):
+                    c = rec.get(key)
+                    return (f"{c.ratio_text()} {c.chg():+.2f}% {c.mark()}"
+                            if c else "1 (same order)" if key == "to_base" or
+                            rec["recommended"] == d else "not swept")
+                out.append(f"  {w:16}{rec['best']:>5}{rec['recommended']:>5}  "
+                           f"{cell('to_base'):36}{cell('to_default'):36}"
+                           f"{self.rec_pages(rec) or '-'}")
+        out.append("Control: " + self.control_line(ctl))
+        shown = [r for r in pooled if "b" in r or "c" in r]
+        if not shown:
+            shown = [r for r in fits if "b" in r and "c" in r]
+        fitted = any(k in r for r in fits + pooled for k in r
+                     if k in ("b", "c") or k.startswith("b "))
+        out.append("Cost model:" if shown else
+                   "Cost model: no fit separates b and c (see above)" if fitted
+                   else "Cost model: no fit (see above)")
+        for res in shown:
+            out.append(f"  {res['what']}: {cost_text(res, u)}")
+        out.append("Cross-check of the counters against Rss: " + cross)
+        if mods:
+            out.append(f"Module cost at order {mods[0]['order']} (Hodges-Lehmann"
+                       f" {AB_CONF:.0%} verdicts, workload/threads):")
+            for setup in ("mod-idle", "mod-256"):
+                these = [m for m in mods if m["setup"] == setup]
+                if these:
+                    out.append(f"  {setup}: " + self.verdict_groups(these))
+        if abl:
+            out.append(f"A/B {self.label}/{self.sets[1][0]} (boot-level "
+                       f"Hodges-Lehmann {AB_CONF:.0%} verdicts, "
+                       "workload/threads@order):")
+            out.append("  " + self.verdict_groups(abl))
+        return out
+
+    @staticmethod
+    def verdict_groups(items, most=6):
+        """Items by verdict: the commonest one as a count and the range of
+        its ratios, the others item by item (at most `most` each)."""
+        groups = defaultdict(list)
+        orders = {m["order"] for m in items}
+        for m in items:
+            est = (m["hl"] if "hl" in m else m["boots"])[0]
+            name = f"{m['workload']}/{m['threads']}"
+            if len(orders) > 1:
+                name += f"@{m['order']}"
+            groups[m["verdict"]].append((name, est))
+        ranked = sorted(groups.items(), key=lambda g: -len(g[1]))
+        said = []
+        for i, (v, g) in enumerate(ranked):
+            ests = [e for _, e in g]
+            if i == 0:
+                said.append(f"{v}: {len(g)} of {len(items)} (ratios "
+                            f"{min(ests):.4f} to {max(ests):.4f})")
+                continue
+            names = ", ".join(f"{n} {e:.4f}" for n, e in g[:most])
+            more = f", and {len(g) - most} more" if len(g) > most else ""
+            said.append(f"{v}: {len(g)}: {names}{more}")
+        return "; ".join(said)
+
+    # -- plots --
+
+    def plot(self, w, tables, outdir):
+        dat = os.path.join(outdir, f"{w}.dat")
+        sc = self.u["scale"]
+        ts = self.threads[w]
+        with open(dat, "w") as f:
+            for t in ts:
+                tb = tables[(w, t)]
+                for o in tb["orders"]:
+                    c = tb["cells"][o]
+                    fa = c["fa_mapped"] if c["counters"] else "NaN"
+                    f.write(f"{o} {c['minflt']} {c['mapped']} {c['ns'] * sc} "
+                            f"{c['ns_ci'][0] * sc} {c['ns_ci'][1] * sc} {fa}\n")
+                f.write("\n\n")
+        png = os.path.join(outdir, f"{w}.png")
+        logy = all(tables[(w, t)]["cells"][o]["minflt"] > 0
+                   for t in ts for o in tables[(w, t)]["orders"])
+
+        cells = [c for t in ts for c in tables[(w, t)]["cells"].values()]
+        rss = any(c["mapped"] for c in cells)
+        fa = all(c["counters"] for c in cells)
+
+        def curves(using, style, what=""):
+            return ", ".join(f"'{dat}' index {i} using {using} with {style} "
+                             f"title '{what}{who(w, t)}'" for i, t in enumerate(ts))
+
+        # exec has no Rss (its children's mappings are gone): fa-mapped.
+        pages = ", ".join(
+            ([curves("1:3", "linespoints", "Rss, ")] if rss or not fa else [])
+            + ([curves("1:7", "linespoints", "fa-mapped, ")] if fa else []))
+
+        pages_title = ("pages mapped (Rss)" if rss and not fa else
+                       "pages mapped (Rss and fa-mapped)" if rss else
+                       "pages mapped ahead (fa-mapped)")
+        nb = len(self.st.boots[self.label])
+        title = (f"fault-around: {w} (points: medians over all runs of {nb} "
+                 f"boot(s); error bars: {CONF:.0%} hierarchical bootstrap "
+                 f"interval of the median, seed {SEED})")
+        gp = f"""
+set terminal png size 1500,520
+set output '{png}'
+set multiplot layout 1,3 title "{title}" noenhanced
+set offsets 0.3, 0.3, 0, 0
+set xlabel 'fault-around order'
+set xtics 1
+set key below
+{'set logscale y' if logy else ''}
+set title 'minor faults{' (log scale)' if logy else ''}'
+set ylabel 'minor faults'
+plot {curves('1:2', 'linespoints')}
+unset logscale y
+set title '{pages_title}'
+set ylabel 'pages'
+plot {pages}
+set title '{self.u['axis']}, median'
+set ylabel '{self.u['axis']}'
+plot {curves('1:4:5:6', 'yerrorlines')}
+unset multiplot
+"""
+        return self.gnuplot(gp, png)
+
+    def plot_ab(self, abl, outdir):
+        dat = os.path.join(outdir, "ab.dat")
+        with open(dat, "w") as f:
+            for a in abl:
+                est, lo, hi = a["boots"]
+                c = a["boot"]
+                f.write(f"\"{a['workload']}/{a['threads']}@{a['order']}\" {est} "
+                        f"{lo if lo is not None else 'NaN'} "
+                        f"{hi if hi is not None else 'NaN'} "
+                        f"{c.est} {c.lo} {c.hi}\n")
+        png = os.path.join(outdir, "ab.png")
+        other = self.sets[1][0]
+        # Show the margin's lines whatever the intervals.
+        ends = [x for a in abl for x in (a["boots"][1], a["boots"][2],
+                                         a["boot"].lo, a["boot"].hi)
+                if x is not None and x == x]
+        lo = min(ends + [1 - 1.5 * AB_MARGIN])
+        hi = max(ends + [1 + 1.5 * AB_MARGIN])
+        title = (f"A/B {self.label}/{other} of {self.u['name']}, per "
+                 "workload/threads@order\\nerror bars: boot-level "
+                 f"Hodges-Lehmann {AB_CONF:.0%} interval (the verdict's) and"
+                 f"\\n{CONF:.0%} hierarchical bootstrap interval of the ratio "
+                 f"of medians; gray lines: 1 +- {AB_MARGIN:.0%}")
+        hl, bs = f"Hodges-Lehmann, boots ({AB_CONF:.0%})", \
+            f"bootstrap ratio of medians ({CONF:.0%})"
+        gp = f"""
+set terminal png size {max(900, 60 * len(abl) + 200)},550
+set output '{png}'
+set title "{title}" noenhanced
+set yrange [{lo - 0.1 * (hi - lo)}:{hi + 0.1 * (hi - lo)}]
+set ylabel 'ratio {self.label}/{other}'
+set xtics rotate by -45 noenhanced
+set offsets 0.5, 0.5, 0, 0
+set key outside bottom center horizontal
+plot '{dat}' using ($0-0.12):2:3:4:xtic(1) with yerrorbars pt 7 title '{hl}', \\
+     '{dat}' using ($0+0.12):5:6:7 with yerrorbars pt 5 title '{bs}', \\
+     1 with lines lc 'black' notitle, \\
+     {1 - AB_MARGIN} with lines dt 2 lc 'gray' title '1 +- {AB_MARGIN:.0%}', \\
+     {1 + AB_MARGIN} with lines dt 2 lc 'gray' notitle
+"""
+        return self.gnuplot(gp, png)
+
+    @staticmethod
+    def gnuplot(script, png):
+        try:
+            subprocess.run(["gnuplot"], input=script, text=True, check=True,
+                           stderr=subprocess.DEVNULL)
+        except (OSError, subprocess.CalledProcessError) as e:
+            print(f"bench-report: no plot {png}: {e}", file=sys.stderr)
+            return None
+        return png
+
+
+def out_row(r, u, timed):
+    """A run as results.csv and results.json have it: the figure's
+    columns renamed to their unit, fixed/teardown absent (None) where the
+    sweep did not record them."""
+    d = {"label": r["label"], "boot": r["boot"]}
+    for k, v in r.items():
+        if k in TIME_FIELDS:
+            v = v if k == "ns" or timed[r["label"]] else None
+            d[u["fields"][k]] = v
+        else:
+            d[k] = v
+    return d
 
 
 def main():
@@ -336,74 +1233,167 @@ def main():
     sets = []
     for spec in args.runs:
         label, _, path = spec.partition("=")
-        sets.append((label, load(label, path)))
-    label, allrows = sets[0]
-    runs = [r for r in allrows if r["setup"] == "sweep"]
-    modruns = [r for r in allrows if r["setup"].startswith("mod-")]
-    orders = sorted({r["order"] for r in runs})
+        if not path:
+            sys.exit(f"bench-report: '{spec}' is not LABEL=RUNS.csv[,...]")
+        rows, timed = load(label, path)
+        sets.append((label, rows, timed))
+    if any("=" not in m for m in args.meta):
+        sys.exit("bench-report: --meta takes KEY=VALUE")
     meta = dict(m.split("=", 1) for m in args.meta)
+    u = units(meta.get("clock", "native"))
+    rep = Report(sets, meta, u)
+    if not rep.sweep:
+        sys.exit("bench-report: no runs of setup 'sweep'")
 
-    out = [
-        "Fault-around sweep: " + ", ".join(f"{k}={v}" for k, v in meta.items()),
-        "%chg = (new - baseline) / baseline, baseline = order 0: negative means "
-        "fewer faults or less time.",
-        f"'*' marks a change significant at 95% (Welch's t-test, p < {ALPHA}), "
-        "'~' a change within noise.",
-        "fa-mapped: the pages fault-around mapped besides the faulting ones, "
-        "from /proc/vmstat's fault_around_mapped (its delta over the run).",
-        "",
-    ]
-    recs = []
-    for workload in dict.fromkeys(r["workload"] for r in runs):
-        results = []
-        for threads in sorted({r["threads"] for r in runs if r["workload"] == workload}):
-            results.append((threads, table(runs, workload, threads, orders, out)))
-        recs.append(recommend(workload, results))
-    if len(orders) > 1:
-        out.append("Recommendations:")
-        out += ["  " + r for r in recs]
+    tables = {(w, t): rep.table(w, t) for w in rep.workloads
+              for t in rep.threads[w]}
+    fits, pooled = rep.costs()
+    recs = [rep.recommend(w) for w in rep.workloads if w != CONTROL]
+    ctl = rep.control()
+    mods = rep.modcost()
+    abl = rep.ab() if len(sets) > 1 else []
+    allrows = [r for _, rs, _ in sets for r in rs]
+    done, bad = crosscheck([r for r in allrows if r["setup"] == "sweep"])
+    ncmp = rep.family.holm()
+
+    out = rep.header(ncmp)
+    for w in rep.workloads:
+        for t in rep.threads[w]:
+            rep.render_table(tables[(w, t)], out)
+    rep.render_costs(fits, pooled, out)
+    if len(rep.orders) > 1:
+        rep.render_recs(recs, out)
     else:
-        out.append(f"Recommendations: none, only order {orders[0]} was run.")
-
-    checked = [r for r in runs if r["workload"] != "exec" and r["fa_calls"] >= 0]
-    bad = crosscheck(runs)
-    out.append("")
-    if not checked:
-        out.append("Cross-check of the counters against Rss: not run (no "
-                   "fault_around counters in /proc/vmstat).")
+        out += [f"Recommendations: none, only order {rep.orders[0]} was run.", ""]
+    out += ["Control: " + rep.control_line(ctl), ""]
+    skipped = sorted({r["workload"] for r in rep.sweep} -
+                     {r["workload"] for r in done})
+    if not done:
+        cross = ("not run (no fault_around counters in /proc/vmstat, or no "
+                 "run of seq, rand, sparse, mmap-pread-*)")
     elif bad:
-        out.append(f"Cross-check of the counters against Rss: {len(bad)} of "
-                   f"{len(checked)} runs DISAGREE:")
-        out += ["  " + b for b in bad]
+        cross = f"{len(bad)} of {len(done):,} runs DISAGREE"
     else:
-        wls = ", ".join(dict.fromkeys(r["workload"] for r in checked))
-        out.append(f"Cross-check of the counters against Rss ({len(checked)} "
-                   f"runs of {wls}): all agree.")
-
-    if modruns:
-        ratios(f"Module cost at the default order {modruns[0]['order']}: time with "
-               "mod_faultaround loaded / not loaded, Hodges-Lehmann ratio with its "
-               f"exact Mann-Whitney {AB_CONF:.0%} interval over this boot's "
-               "interleaved runs (within one boot: no boot-to-boot variation)",
-               [(", no override   ", "mod-idle"), (", 256 overrides ", "mod-256")],
-               modruns, modruns, lambda r, s: r["setup"] == s,
-               lambda r: r["setup"] == "mod-off", out)
+        cross = (f"all {len(done):,} runs of "
+                 f"{', '.join(dict.fromkeys(r['workload'] for r in done))} agree")
+    out.append(f"Cross-check of the counters against Rss: {cross}"
+               + (f" (not checked: {', '.join(skipped)})" if skipped else "")
+               + (":" if bad else "."))
+    out += ["  " + b for b in bad]
+    out.append("")
+    if mods:
+        rep.render_mod(mods, out)
     if len(sets) > 1:
-        ab_table(runs, [r for r in sets[1][1] if r["setup"] == "sweep"], out)
+        if abl:
+            rep.render_ab(abl, out)
+        else:
+            out += ["A/B: no workload, thread count and order that both "
+                    "kernels ran.", ""]
+    out += rep.render_summary(recs if len(rep.orders) > 1 else [], fits,
+                              pooled, ctl, cross, mods, abl)
 
     os.makedirs(args.out, exist_ok=True)
-    allruns = [r for _, rs in sets for r in rs]	# with their label
+    timed = {label: t for label, _, t in sets}
+    res_rows = [out_row(r, u, timed) for r in allrows]
+    first = ["label", "boot"]
+    fields = first + [k for k in res_rows[0] if k not in first]
+    for r in res_rows:	# columns only some CSVs have
+        fields += [k for k in r if k not in fields]
     with open(os.path.join(args.out, "results.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(allruns[0].keys()))
-        w.writeheader()
-        w.writerows(allruns)
-    pngs = [plot(runs, wl, orders, args.out) for wl in dict.fromkeys(r["workload"] for r in runs)]
-    with open(os.path.join(args.out, "results.json"), "w") as f:
-        json.dump({"environment": meta, "runs": allruns, "report": out,
-                   "plots": pngs}, f, indent=1)
+        wr = csv.DictWriter(f, fieldnames=fields, restval="")
+        wr.writeheader()
+        wr.writerows({k: ("" if v is None else v) for k, v in r.items()}
+                     for r in res_rows)
+    pngs = [rep.plot(w, tables, args.out) for w in rep.workloads]
+    if abl:
+        pngs.append(rep.plot_ab(abl, args.out))
+    summary = machine_summary(rep, recs, fits, pooled, ctl, done, bad, mods, abl)
+    units_json = {"clock": u["clock"], "figure": u["name"],
+                  "printed_as": u["unit"], "printed_scale": u["scale"],
+                  "cost_model_unit": u["raw"], "note": u["note"],
+                  "fields": {v: f"{u['raw_name']}: " + {
+                      "ns": "the timed region (work and teardown)",
+                      "fixed_ns": "creating and joining the threads/tasks, "
+                      "outside the timed region",
+                      "teardown_ns": "munmap of the mapping(s) after the "
+                      "work, inside the timed region"}[k]
+                      for k, v in u["fields"].items()}}
+    write_json(os.path.join(args.out, "results.json"), {
+        "environment": meta, "units": units_json, "runs": res_rows,
+        "report": out, "plots": [p for p in pngs if p], "summary": summary})
     print("\n".join(out))
-    if checked and bad:
+    if bad:
         sys.exit("bench-report: the fault-around counters disagree with Rss")
+
+
+def write_json(path, doc):
+    """One run or report line per line: readable, and much faster than
+    json's indent, which falls back to its pure Python encoder."""
+    with open(path, "w") as f:
+        f.write("{")
+        for i, (k, v) in enumerate(doc.items()):
+            f.write(",\n" if i else "\n")
+            if isinstance(v, list):
+                body = ",\n  ".join(json.dumps(x, default=jsonable) for x in v)
+                f.write(f"{json.dumps(k)}: [\n  {body}\n]" if v else
+                        f"{json.dumps(k)}: []")
+            else:
+                f.write(f"{json.dumps(k)}: "
+                        + json.dumps(v, indent=1, default=jsonable))
+        f.write("\n}\n")
+
+
+def jsonable(x):
+    if isinstance(x, Cmp):
+        return x.json()
+    if isinstance(x, np.generic):
+        return x.item()
+    raise TypeError(type(x))
+
+
+def machine_summary(rep, recs, fits, pooled, ctl, done, bad, mods, abl):
+    """The summary's numbers, for scripts."""
+    def nan(x):
+        return None if x is None or x != x else x
+
+    out = {"bootstrap": {"resamples": rep.st.nres, "seed": SEED, "conf": CONF,
+                         "comparisons_holm": len(rep.family.cmps),
+                         "alpha": ALPHA, "min_effect": MIN_EFFECT},
+           "default_order": rep.default, "baseline_order": rep.orders[0],
+           "recommendation": {}, "cost_model": [], "ab": [], "module_cost": []}
+    for rec in recs:
+        r = {k: v for k, v in rec.items() if k != "pages"}
+        if "pages" in rec:
+            r["pages"] = {str(t): {str(o): {"rss": nan(v[0]), "fa_mapped": nan(v[1])}
+                                   for o, v in by.items()}
+                          for t, by in rec["pages"].items()}
+        out["recommendation"][rec["workload"]] = r
+    for res in fits + pooled:
+        out["cost_model"].append({k: (list(v) if isinstance(v, tuple) else v)
+                                  for k, v in res.items() if k != "what"}
+                                 | {"unit": rep.u["raw"]})
+    if ctl is not None:
+        out["control"] = {"workload": CONTROL, "holds": ctl["holds"],
+                          "margin": AB_MARGIN, "conf": AB_CONF}
+        if ctl.get("worst"):
+            t, o, c = ctl["worst"]
+            out["control"]["worst"] = {"threads": t, "order": o} | c.json()
+    out["crosscheck"] = {"checked": len(done), "disagree": len(bad)}
+    for m in mods:
+        out["module_cost"].append({
+            "workload": m["workload"], "threads": m["threads"],
+            "order": m["order"], "setup": m["setup"], "verdict": m["verdict"],
+            "hl": {"ratio": m["hl"][0], "lo": m["hl"][1], "hi": m["hl"][2],
+                   "conf": AB_CONF},
+            "bootstrap": m["boot"]})
+    for a in abl:
+        out["ab"].append({
+            "workload": a["workload"], "threads": a["threads"],
+            "order": a["order"], "verdict": a["verdict"],
+            "boots_hl": {"ratio": a["boots"][0], "lo": a["boots"][1],
+                         "hi": a["boots"][2], "conf": AB_CONF},
+            "per_boot": a["per_boot"], "bootstrap": a["boot"]})
+    return out
 
 
 if __name__ == "__main__":

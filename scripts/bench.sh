@@ -1,31 +1,43 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# make bench: boot the patched lab kernel under QEMU, run the fault-around
-# sweep (tests/bench/sweep.sh) in the guest, and report it.
+# make bench: boot the patched lab kernel under QEMU, several times, run
+# the fault-around sweep (tests/bench/sweep.sh) in each boot, and report
+# them (scripts/bench-report.py).
 #
 # Settings (make variables or environment):
-#   ORDERS="0 1 3 4 5 8"  REPS=5  WORKLOADS="seq rand sparse exec"
+#   ORDERS=all (0 to a page table) or a list; REPS=3 (per boot); BOOTS=3
+#   WORKLOADS="seq rand sparse mmap-pread-seq ..." (see WORKLOADS below;
+#          name@state picks a page-cache state, see sweep.sh)
 #   THREADS="1 2"  MIB=62  (by default sweep.sh picks them: the guest's
 #                          CPUs, 1/16 of its memory; the report says which)
-#   CLOCK=icount (guest time counts instructions) or CLOCK=wall
+#   CLOCK=icount (the figure counts guest instructions) or CLOCK=wall
 #   MODCOST=1 also measures mod_faultaround (not loaded, idle, 256 overrides)
 #   AB=1 compares the patched kernel with the unpatched base, both built
 #        without KUnit (kernel.sh release and base), into build/bench-ab/;
 #        with KUNIT=m, both with CONFIG_KUNIT=m instead (release-kunit-m,
-#        base-kunit-m), into build/bench-ab-kunit-m/.  BOOTS=3 boots of
-#        each, alternately; its defaults are ORDERS=4 REPS=10 MODCOST=0.
+#        base-kunit-m), into build/bench-ab-kunit-m/.  The boots
+#        alternate; its defaults are ORDERS=4 REPS=10 BOOTS=3.
 #        AB_PATCHES=M-N instead compares upstream patches 1..N with
 #        1..M-1 (kernel.sh release-pN, release-p<M-1>), into
 #        build/bench-ab-pM-N/: what patches M to N cost on their own
-#   QUICK=1 a smoke sweep (orders 0-4, 3 repetitions, 16 MiB) into
+#   NATIVE=1 runs the sweep on the running kernel instead, as root, into
+#        build/bench-native/: every order if its knob can be written,
+#        else the current setting only (the report says which)
+#   QUICK=1 a smoke sweep (orders 0-4, 1 boot, 16 MiB) into
 #           build/bench-quick/, which fails unless the results have the
 #           expected shape (scripts/bench-shape.py)
 . "$(dirname "$0")/lib.sh"
 
+WORKLOADS_ALL="seq rand sparse mmap-pread-seq mmap-pread-rand mmap-pread-seq@ext4
+mmap-pread-rand@ext4 mmap-pread-seq@ext4-cold mmap-pread-rand@ext4-cold
+mmap-pread-seq@huge anon exec dynexec"
 if [ "${QUICK:-0}" = 1 ]; then
 	# Consecutive orders: the shape check wants every step to halve.
-	ORDERS=${ORDERS:-0 1 2 3 4} REPS=${REPS:-3} MIB=${MIB:-16}
+	ORDERS=${ORDERS:-0 1 2 3 4} REPS=${REPS:-3} MIB=${MIB:-16} BOOTS=${BOOTS:-1}
+	WORKLOADS=${WORKLOADS:-seq sparse mmap-pread-seq anon}
 	out=$BUILD/bench-quick
+elif [ "${NATIVE:-0}" = 1 ]; then
+	out=$BUILD/bench-native BOOTS=1
 elif [ "${AB:-0}" = 1 ]; then
 	out=$BUILD/bench-ab	# not over make bench's own results
 	[ "${KUNIT:-n}" != m ] || out=$BUILD/bench-ab-kunit-m
@@ -39,40 +51,67 @@ elif [ "${AB:-0}" = 1 ]; then
 		out=$BUILD/bench-ab-p$AB_PATCHES
 	fi
 	# The A/B is at the default order; its precision comes from BOOTS.
-	ORDERS=${ORDERS:-4} REPS=${REPS:-10} MODCOST=${MODCOST:-0}
+	ORDERS=${ORDERS:-4} REPS=${REPS:-10}
 else
 	out=$BUILD/bench
 fi
-ORDERS=${ORDERS:-0 1 3 4 5 8}
-REPS=${REPS:-5}
+ORDERS=${ORDERS:-all}
+REPS=${REPS:-3}
+BOOTS=${BOOTS:-3}
 THREADS=${THREADS:-auto}
 MIB=${MIB:-auto}
-WORKLOADS=${WORKLOADS:-seq rand sparse exec}
+WORKLOADS=$(echo ${WORKLOADS:-$WORKLOADS_ALL})
 CLOCK=${CLOCK:-icount}
-MODCOST=${MODCOST:-1}
+MODCOST=${MODCOST:-0}
 mkdir -p "$out"
+rm -f "$out"/runs-*.csv
+[ "${NATIVE:-0}" != 1 ] || CLOCK=native
 
 case $CLOCK in
 icount)	export QEMU_OPTS="-icount shift=0,sleep=off"
-	clock_note="QEMU -icount: guest time is a function of instructions executed, not host load" ;;
+	clock_note="QEMU -icount: the figure counts guest instructions (1 per virtual ns), not time" ;;
 wall)	export QEMU_OPTS=""
-	clock_note="wall clock under QEMU TCG: host load adds noise" ;;
+	clock_note="wall clock under QEMU TCG: host load adds noise, and TCG is not hardware time" ;;
+native)	clock_note="native: CLOCK_MONOTONIC on the running kernel ($(uname -r))" ;;
 *)	die "CLOCK must be icount or wall" ;;
 esac
 echo "$clock_note" >&2
+commit=$(git -C "$TOP" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+[ -z "$(git -C "$TOP" status --porcelain --untracked-files=no 2>/dev/null)" ] ||
+	commit=$commit-dirty
 
-sizes=
+sizes= default_order=
 csv_list() { echo "$*" | tr ' ' ,; }
-# sweep <variant> [<name>]: boot it, leave the runs in $out/runs-<name>.csv
+# progress <boots before> <boots>: the guest's progress lines with an ETA
+# by the host's clock (the guest's runs on instructions).
+progress() {
+	local line n total eta
+	while IFS= read -r line; do
+		[[ $line =~ ^\[([0-9]+)/([0-9]+)\] ]] || continue
+		n=$(( $1 * BASH_REMATCH[2] + BASH_REMATCH[1] ))
+		total=$(( $2 * BASH_REMATCH[2] ))
+		eta=$(( (SECONDS - bench_start) * (total - n) / n ))
+		printf '%s (boot %d/%d, ETA %dm%02ds)\n' "$line" $(( $1 + 1 )) "$2" \
+			$((eta / 60)) $((eta % 60)) >&2
+	done
+}
+# keep_sizes <sweep stderr>: the first sweep's sizes and default order.
+keep_sizes() {
+	[ -z "$sizes" ] || return 0
+	sizes=$(sed -n 's/^sweep: \(file .*\)/\1/p' "$1")
+	default_order=$(sed -n 's/.*default order \(-\{0,1\}[0-9]*\).*/\1/p' "$1")
+}
+# sweep <variant> <name> <boots before> <boots>: boot it, leave the runs
+# in $out/runs-<name>.csv
 sweep() {
-	local variant=$1 name=${2:-$1} kernel initrd console qemu modcost=$MODCOST
+	local variant=$1 name=$2 kernel initrd console qemu modcost=$MODCOST
 	# The module needs the lab patch, which base and release-p<N> lack.
 	# With CONFIG_KUNIT=m the module, whose KUnit suite is built in,
 	# needs kunit.ko, which the initramfs does not carry.
 	case $variant in base*|release-p*|*-kunit-m) modcost=0 ;; esac
 	kernel=$("$TOP/scripts/kernel.sh" "$variant" | tail -n1)
 	[ "$modcost" != 1 ] || "$TOP/scripts/module.sh" "$variant" >&2
-	initrd=$("$TOP/scripts/initramfs.sh" "$variant" | tail -n1)
+	initrd=$("$TOP/scripts/initramfs.sh" "$variant" bench | tail -n1)
 	console=$BUILD/boot/bench-$name.console.log
 	rm -f "$console"
 	QEMU_TIMEOUT=${QEMU_TIMEOUT:-3600} "$TOP/scripts/qemu-run.sh" "$kernel" "$initrd" \
@@ -83,17 +122,38 @@ sweep() {
 	qemu=$!
 	# The guest's progress lines are on its console: follow them live.
 	tail -n +1 -F --pid=$qemu "$console" 2>/dev/null |
-		sed -u -n 's/\r$//; /^\[[0-9]*\/[0-9]*\]/p' >&2 ||
+		sed -u -n 's/\r$//; /^\[[0-9]*\/[0-9]*\]/p; /^sweep: /p' |
+		tee >(grep '^sweep: ' >&2) | progress "$3" "$4" ||
 		true	# tail fails if the log was missing at first; it waited
 	wait $qemu || die "the bench guest failed (see $console)"
 	accel=$(cat "$BUILD/boot/bench-$name.accel")	# what qemu-run.sh used
-	# The sizes of the first sweep: the base one runs no module-cost runs.
-	[ -n "$sizes" ] ||
-		sizes=$(tr -d '\r' < "$console" | sed -n 's/^sweep: \(file .*\)/\1/p')
+	tr -d '\r' < "$console" > "$out/sweep-$name.log"
+	keep_sizes "$out/sweep-$name.log"
 	tr -d '\r' < "$BUILD/boot/bench-$name.result.log" |
-		grep -E '^(workload,|[a-z]+,[0-9]+,)' > "$out/runs-$name.csv"
+		grep -E '^(workload,|[a-z@0-9-]+,[0-9]+,)' > "$out/runs-$name.csv"
 }
 
+# native: the same sweep on the running kernel, with the programs built
+# here and, as root, an ext4 image for the @ext4 workloads.
+native() {
+	local bin=$out/bin
+	mkdir -p "$bin"
+	gcc -static -O2 -Wall -Wextra -Werror -pthread -o "$bin/fa-bench" "$TOP/tests/bench/fa-bench.c"
+	gcc -O2 -Wall -Wextra -Werror -pthread -o "$bin/fa-bench-dyn" "$TOP/tests/bench/fa-bench.c"
+	rm -f "$bin/ext4.img"
+	/sbin/mke2fs -q -F -t ext4 -E lazy_itable_init=0,lazy_journal_init=0 "$bin/ext4.img" 128M
+	[ "$(id -u)" = 0 ] || log "not root: the order cannot be set and ext4 and huge tmpfs cannot be mounted"
+	sh "$TOP/tests/bench/sweep.sh" -o "$ORDERS" -r "$REPS" -t "$THREADS" \
+		-w "$WORKLOADS" -m "$MIB" -b "$bin/fa-bench" -x "$bin/fa-bench-dyn" \
+		-e "$bin/ext4.img" -d "$(mktemp -d -p /dev/shm)" \
+		> "$out/runs-native.csv" 2> >(tee "$out/sweep-native.log" | progress 0 1) ||
+		die "the native sweep failed (see $out/sweep-native.log)"
+	wait	# for the log
+	keep_sizes "$out/sweep-native.log"
+	accel="none (native)"
+}
+
+bench_start=$SECONDS
 if [ "${AB:-0}" = 1 ]; then
 	# Both with the same KUnit setting: off, or =m with KUNIT=m.  The
 	# boots alternate, so that drift cannot favour one kernel.
@@ -101,25 +161,36 @@ if [ "${AB:-0}" = 1 ]; then
 	[ "${KUNIT:-n}" != m ] || suffix=-kunit-m
 	ab_new=${ab_new:-release$suffix} ab_old=${ab_old:-base$suffix}
 	patched= base=
-	for boot in $(seq "${BOOTS:-3}"); do
-		sweep "$ab_new" "$ab_new-b$boot"
-		sweep "$ab_old" "$ab_old-b$boot"
+	for boot in $(seq "$BOOTS"); do
+		sweep "$ab_new" "$ab_new-b$boot" $((2 * boot - 2)) $((2 * BOOTS))
+		sweep "$ab_old" "$ab_old-b$boot" $((2 * boot - 1)) $((2 * BOOTS))
 		patched=$patched${patched:+,}$out/runs-$ab_new-b$boot.csv
 		base=$base${base:+,}$out/runs-$ab_old-b$boot.csv
 	done
 	sets=("patched=$patched" "base=$base")
-	variants="$ab_new (patched), $ab_old (base), ${BOOTS:-3} boots each"
+	variants="$ab_new (patched), $ab_old (base), $BOOTS boots each"
+elif [ "${NATIVE:-0}" = 1 ]; then
+	native
+	sets=("patched=$out/runs-native.csv")
+	variants="none: the running kernel $(uname -r)"
 else
-	sweep normal
-	sets=("patched=$out/runs-normal.csv")
-	variants=normal
+	runs=
+	for boot in $(seq "$BOOTS"); do
+		sweep normal "normal-b$boot" $((boot - 1)) "$BOOTS"
+		runs=$runs${runs:+,}$out/runs-normal-b$boot.csv
+	done
+	sets=("patched=$runs")
+	variants="normal, $BOOTS boots"
 fi
+kernel=$(uname -r)
+[ "${NATIVE:-0}" = 1 ] || kernel=$(make -s -C "$TREE" kernelversion)
 python3 "$TOP/scripts/bench-report.py" --out "$out" \
-	--meta "kernel=$(make -s -C "$TREE" kernelversion)" \
+	--meta "kernel=$kernel" \
 	--meta "base=$BASE_VERSION" \
 	--meta "config=scripts/kernel.sh $variants" \
 	--meta "qemu=$accel ${QEMU_OPTS:-}" \
-	--meta "clock=$CLOCK" --meta "sweep=$sizes" "${sets[@]}" |
+	--meta "clock=$CLOCK" --meta "default_order=$default_order" \
+	--meta "commit=$commit" --meta "sweep=$sizes" "${sets[@]}" |
 	tee "$out/report.txt"
 echo "raw runs and plots: $out/results.csv $out/results.json $out/*.png" >&2
 [ "${QUICK:-0}" != 1 ] || python3 "$TOP/scripts/bench-shape.py" "$out/results.csv"

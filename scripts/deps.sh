@@ -9,7 +9,7 @@
 
 pkgs=(
 	"linux-source-6.12=$BASE_VERSION"
-	bc bison flex libelf-dev libssl-dev dwarves kmod cpio xz-utils rsync
+	bc bison flex e2fsprogs libelf-dev libssl-dev dwarves kmod cpio xz-utils rsync
 	python3 python3-ply python3-git git ccache sparse coccinelle ocaml-nox
 	gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu gcc-powerpc64le-linux-gnu
 	libc6-dev-arm64-cross

@@ -1,13 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Usage: initramfs.sh <variant>  (a kernel.sh variant)
+# Usage: initramfs.sh <variant> [bench]  (a kernel.sh variant)
 # Build the guest's initramfs for a lab kernel: busybox-static, our init,
 # the static test and benchmark programs, the series' kselftest, and the
 # sweep.  The arm64 guest gets the kselftest and fa-test (no module, no
-# benchmark).
+# benchmark).  With "bench", print the bench's initramfs instead: the
+# same with a second archive appended (the kernel unpacks both) that
+# holds what only make bench needs: fa-bench linked dynamically with its
+# ld.so and libc, and an ext4 image.
 . "$(dirname "$0")/lib.sh"
 
-variant=${1:?usage: initramfs.sh <kernel.sh variant>}
+variant=${1:?usage: initramfs.sh <kernel.sh variant> [bench]}
 kout=$BUILD/out/qemu-$variant
 out=$BUILD/boot/$variant
 mkdir -p "$out"
@@ -64,4 +67,31 @@ for ko in mod_faultaround mod_faultaround_test; do
 	[ ! -f "$mod" ] || echo "file /lib/$ko.ko $mod 0644 0 0" >> "$out/initramfs.list"
 done
 "$kout/usr/gen_init_cpio" "$out/initramfs.list" | gzip -n -1 > "$out/initramfs.cpio.gz"
-echo "$out/initramfs.cpio.gz"
+if [ "${2:-}" != bench ]; then
+	echo "$out/initramfs.cpio.gz"
+	exit 0
+fi
+
+# dynexec's program: a start-up as people run them, ld.so and libc read
+# from the page cache.  They are the host's (Debian's glibc), at the
+# paths the program names.
+$cc -O2 -Wall -Wextra -Werror -pthread -o "$out/fa-bench-dyn" "$TOP/tests/bench/fa-bench.c"
+libs=$(ldd "$out/fa-bench-dyn" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }')
+[ -n "$libs" ] || die "ldd found no libraries for fa-bench-dyn"
+# The @ext4 workloads' file system, for a loop device (as vm-scalability
+# sets one up).  Initialized in full: a lazy init would write in the
+# background of the runs.
+rm -f "$out/ext4.img"
+/sbin/mke2fs -q -F -t ext4 -E lazy_itable_init=0,lazy_journal_init=0 "$out/ext4.img" 128M
+{
+	echo "file /bin/fa-bench-dyn $out/fa-bench-dyn 0755 0 0"
+	echo "file /ext4.img $out/ext4.img 0644 0 0"
+	for lib in $libs; do
+		d=$(dirname "$lib")
+		while [ "$d" != / ]; do echo "dir $d 0755 0 0"; d=$(dirname "$d"); done
+	done | sort -u
+	for lib in $libs; do echo "file $lib $(readlink -f "$lib") 0755 0 0"; done
+} > "$out/initramfs-bench.list"
+{ cat "$out/initramfs.cpio.gz"; "$kout/usr/gen_init_cpio" "$out/initramfs-bench.list" | gzip -n -1; } \
+	> "$out/initramfs-bench.cpio.gz"
+echo "$out/initramfs-bench.cpio.gz"

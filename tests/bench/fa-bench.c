@@ -3,22 +3,48 @@
  * fa-bench: one run of one fault-around workload.  The driver
  * (tests/bench/sweep.sh) sets the order between runs.
  *
- *   fa-bench -w seq|rand|sparse|exec [-t threads] [-m MiB] [-s seed]
- *            [-d dir] [-n starts]
+ *   fa-bench -C -f file -m MiB     create the file, all of it in the page cache
+ *   fa-bench -w workload -f file [-t workers] [-s seed] [-P ptes]
+ *            [-p passes] [-n starts] [-x program]
  *   fa-bench -H n [-d dir]
  *
- * Prints one line: "<minor faults> <major faults> <elapsed ns> <pages>
- * <mapped> <fa calls> <fa mapped>".  The faults are those of the workers'
- * loops (getrusage(RUSAGE_THREAD)), after the file has been put in the
- * page cache; the time spans creating the workers to joining them;
- * <pages> is the pages touched (for exec, the starts); <mapped> the pages
- * the mapping has in the end (its Rss in /proc/self/smaps: the touched
- * ones plus what fault-around added; 0 for exec).  <fa calls> and <fa
- * mapped> are the deltas of /proc/vmstat's fault_around and
- * fault_around_mapped over the same span, system-wide (-1 on a kernel
- * without them); the program's own code is mapped before, so that only
- * the workload's faults count.  For exec, the threads share the starts, and the faults
- * are those of the children.
+ * Workloads (reading a page reads every word of it, as vm-scalability's
+ * usemem --readonly does; every mapping starts on a page-table boundary,
+ * so that the windows do not depend on where ASLR puts it):
+ *   seq             threads share one mapping of the file, each reads its
+ *                   contiguous share of the pages in order
+ *   rand            the same, but each reads its share of the file's page
+ *                   count at random over the whole file (with repeats, so
+ *                   that it faults less than seq: about 1 - 1/e of the
+ *                   pages are read)
+ *   sparse          -p passes (by default enough for 512 touches) of: map,
+ *                   read one page per page table (-P PTEs), unmap
+ *   mmap-pread-seq, mmap-pread-rand
+ *                   vm-scalability's cases: each worker is a process that
+ *                   maps the whole file and reads all of it, in order or
+ *                   at random as rand
+ *   anon            the control: threads write one word per page of their
+ *                   share of an anonymous mapping, which no order touches
+ *   exec            the threads start a static no-op (this program) -n
+ *                   times in all, with posix_spawn (no copy-on-write)
+ *   dynexec         the same with -x, a dynamically linked program: its
+ *                   ld.so and libc come from the page cache
+ *
+ * Prints one line: "<minor faults> <major faults> <ns> <pages> <mapped>
+ * <fa calls> <fa mapped> <fixed ns> <teardown ns>".
+ * - The faults are the workers' (getrusage(RUSAGE_THREAD) around their
+ *   loops), or for exec the children's.
+ * - <ns> is CLOCK_MONOTONIC over the measured phases: the loops, and the
+ *   unmapping after them (<teardown ns> is that part), with all workers
+ *   started before and waiting on a barrier.  <fixed ns> is what is left
+ *   out: starting the workers and joining them.
+ * - <pages> is the pages read or written (exec: the starts); <mapped>
+ *   the Rss of the measured mappings (/proc/self/smaps) at the end of
+ *   each pass, summed: the pages read plus what fault-around added.
+ * - <fa calls> and <fa mapped> are the deltas of /proc/vmstat's
+ *   fault_around and fault_around_mapped over the measured phases,
+ *   system-wide (-1 on a kernel without them).  The workers' own code is
+ *   mapped before (mlockall), so that only the workload's faults count.
  *
  * -H n holds n one-page file mappings, prints "<pid> <address>" for each
  * and waits to be killed: the other mappings that the module-cost runs
@@ -28,29 +54,45 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "../boot/vmstat.h"
 
-#define PMD_SPAN	(2UL << 20)
+#define MAX_WORKERS	256
+#define SPARSE_TOUCHES	512	/* sparse's default: about as many touches */
 
+enum workload { SEQ, RAND, SPARSE, PREAD_SEQ, PREAD_RAND, ANON, EXEC, DYNEXEC };
+static const char *const names[] = {
+	"seq", "rand", "sparse", "mmap-pread-seq", "mmap-pread-rand", "anon",
+	"exec", "dynexec",
+};
+
+static enum workload workload;
 static long page_size;
-static size_t npages;
-/* Work items: pages (seq, rand), page tables (sparse) or starts (exec). */
-static size_t nwork;
-static char *map;
-static unsigned int nthreads = 1;
-static unsigned int seed = 1;
-static enum { SEQ, RAND, SPARSE, EXEC } workload = SEQ;
-static size_t *perm;		/* rand: page visiting order */
-static long *thread_minflt, *thread_majflt;	/* per worker */
+static size_t pt_span;		/* bytes one page table maps */
+static size_t npages, file_size;
+static int fd = -1;
+static unsigned int nworkers = 1, passes = 1, seed = 1;
+static size_t starts = 50;
+static const char *program = "/proc/self/exe";
+static char **environment;
+
+/* What the workers report, in memory that the processes share too. */
+static struct shared {
+	pthread_barrier_t bar;
+	long minflt[MAX_WORKERS], majflt[MAX_WORKERS], rss[MAX_WORKERS];
+	/* The phase's span by the workers' clocks, not by main's wake-up. */
+	unsigned long long from[MAX_WORKERS], to[MAX_WORKERS];
+} *sh;
 
 static void die(const char *what)
 {
@@ -66,6 +108,16 @@ static unsigned long long now_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+static void wait_all(void)
+{
+	int ret = pthread_barrier_wait(&sh->bar);
+
+	if (ret && ret != PTHREAD_BARRIER_SERIAL_THREAD) {
+		errno = ret;
+		die("pthread_barrier_wait");
+	}
+}
+
 /* xorshift32: a small PRNG whose sequence is fixed by the seed. */
 static unsigned int next_rand(unsigned int *s)
 {
@@ -75,67 +127,44 @@ static unsigned int next_rand(unsigned int *s)
 	return *s;
 }
 
-/* exec: start this binary as a no-op child, @n times in a row. */
-static void run_exec(size_t n)
+/*
+ * mmap() at a page-table boundary: reserve a span more, then map over
+ * the aligned part of it and give back the rest.
+ */
+static char *map_aligned(size_t len, int prot, int flags, int file)
 {
-	size_t i;
+	char *res, *p;
 
-	for (i = 0; i < n; i++) {
-		pid_t pid = fork();
-
-		if (pid < 0)
-			die("fork");
-		if (!pid) {
-			execl("/proc/self/exe", "fa-bench", "-w", "noop", NULL);
-			_exit(127);
-		}
-		if (waitpid(pid, NULL, 0) < 0)
-			die("waitpid");
-	}
+	res = mmap(NULL, len + pt_span, PROT_NONE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (res == MAP_FAILED)
+		die("mmap reserve");
+	p = (char *)(((unsigned long)res + pt_span - 1) & ~(pt_span - 1));
+	if (mmap(p, len, prot, flags | MAP_FIXED, file, 0) == MAP_FAILED)
+		die("mmap");
+	if (p > res)
+		munmap(res, p - res);
+	munmap(p + len, res + pt_span - p);
+	return p;
 }
 
-static void *worker(void *arg)
+static char *map_work(void)
 {
-	size_t id = (size_t)arg, i, from, to;
-	volatile unsigned long sink = 0;
-	struct rusage before, after;
+	char *p;
 
-	/* Each thread does its own contiguous share of the work. */
-	from = nwork * id / nthreads;
-	to = nwork * (id + 1) / nthreads;
-	if (workload == EXEC) {	/* the children's faults are counted in main() */
-		run_exec(to - from);
-		return NULL;
-	}
-	/* Count this thread's loop only, not its creation. */
-	getrusage(RUSAGE_THREAD, &before);
-	for (i = from; i < to; i++) {
-		size_t page;
-
-		if (workload == SPARSE)
-			page = i * (PMD_SPAN / page_size);
-		else
-			page = workload == RAND ? perm[i] : i;
-		sink += *(volatile unsigned long *)(map + page * page_size);
-	}
-	getrusage(RUSAGE_THREAD, &after);
-	thread_minflt[id] = after.ru_minflt - before.ru_minflt;
-	thread_majflt[id] = after.ru_majflt - before.ru_majflt;
-	return NULL;
-}
-
-/* @a's growth to @b, or -1 where the kernel has no such counter. */
-static void print_counters(const struct fa_counters *a,
-			   const struct fa_counters *b)
-{
-	printf(" %lld %lld\n", a->calls < 0 ? -1 : b->calls - a->calls,
-	       a->mapped < 0 ? -1 : b->mapped - a->mapped);
+	if (workload != ANON)
+		return map_aligned(file_size, PROT_READ, MAP_SHARED, fd);
+	p = map_aligned(file_size, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1);
+	/* Page faults, one per page, as the file workloads have. */
+	madvise(p, file_size, MADV_NOHUGEPAGE);
+	return p;
 }
 
 /* The Rss of the mapping at @addr, in pages, from /proc/self/smaps. */
 static long mapped_pages(const void *addr)
 {
-	unsigned long start, end, kb;
+	unsigned long start, end, kb = 0;
 	char line[512], perms[5];
 	int found = 0;
 	FILE *f;
@@ -158,17 +187,149 @@ static long mapped_pages(const void *addr)
 	return kb * 1024 / page_size;
 }
 
+static unsigned long read_page(const char *p)
+{
+	const unsigned long *w = (const unsigned long *)p;
+	unsigned long sum = 0;
+	size_t i;
+
+	for (i = 0; i < page_size / sizeof(*w); i++)
+		sum += w[i];
+	return sum;
+}
+
+static void spawn_starts(size_t n)
+{
+	char *argv[] = { (char *)program, "-w", "noop", NULL };
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		pid_t pid;
+		int err = posix_spawn(&pid, program, NULL, NULL, argv,
+				      environment);
+
+		if (err) {
+			errno = err;
+			die(program);
+		}
+		if (waitpid(pid, NULL, 0) < 0)
+			die("waitpid");
+	}
+}
+
+/* One worker's share of one pass over @map. */
+static void work(unsigned int id, char *map)
+{
+	size_t i, from, to, ptes = pt_span / page_size;
+	unsigned int s = seed * 7919 + id + 1;	/* never 0 */
+	volatile unsigned long sink = 0;
+	int own = workload == PREAD_SEQ || workload == PREAD_RAND;
+	size_t nwork = workload == SPARSE ? file_size / pt_span :
+		       workload == EXEC || workload == DYNEXEC ? starts : npages;
+
+	from = own ? 0 : nwork * id / nworkers;
+	to = own ? nwork : nwork * (id + 1) / nworkers;
+	for (i = from; i < to; i++) {
+		switch (workload) {
+		case SEQ:
+		case PREAD_SEQ:
+			sink += read_page(map + i * page_size);
+			break;
+		case RAND:
+		case PREAD_RAND:
+			sink += read_page(map + next_rand(&s) % npages * page_size);
+			break;
+		case SPARSE:
+			sink += read_page(map + i * ptes * page_size);
+			break;
+		case ANON:
+			map[i * page_size] = 1;
+			break;
+		case EXEC:
+		case DYNEXEC:
+			spawn_starts(to - from);
+			return;
+		}
+	}
+}
+
 /*
- * -H: n one-page mappings of pages 0, 2, 4, ... of the file: never
+ * A worker: the passes, in step with main() through the barrier.  The
+ * mmap-pread workers map their own copy; the others use main's.
+ */
+static void worker(unsigned int id, char **shared_map)
+{
+	int own = workload == PREAD_SEQ || workload == PREAD_RAND;
+	struct rusage a, b;
+	unsigned int pass;
+	char *map = NULL;
+
+	wait_all();		/* ready */
+	for (pass = 0; pass < passes; pass++) {
+		if (own)
+			map = map_work();
+		wait_all();	/* start */
+		getrusage(RUSAGE_THREAD, &a);
+		sh->from[id] = now_ns();
+		work(id, own ? map : *shared_map);
+		sh->to[id] = now_ns();
+		getrusage(RUSAGE_THREAD, &b);
+		sh->minflt[id] += b.ru_minflt - a.ru_minflt;
+		sh->majflt[id] += b.ru_majflt - a.ru_majflt;
+		wait_all();	/* done */
+		if (own)
+			sh->rss[id] += mapped_pages(map);
+		wait_all();	/* teardown */
+		if (own) {
+			sh->from[id] = now_ns();
+			munmap(map, file_size);
+			sh->to[id] = now_ns();
+		}
+		wait_all();	/* torn down */
+	}
+}
+
+static char *main_map;
+
+/* From the first worker's start to the last one's end. */
+static unsigned long long span(void)
+{
+	unsigned long long from = sh->from[0], to = sh->to[0];
+	unsigned int i;
+
+	for (i = 1; i < nworkers; i++) {
+		from = sh->from[i] < from ? sh->from[i] : from;
+		to = sh->to[i] > to ? sh->to[i] : to;
+	}
+	return to - from;
+}
+
+static void *thread_fn(void *arg)
+{
+	worker((unsigned int)(size_t)arg, &main_map);
+	return NULL;
+}
+
+/*
+ * -H: n one-page mappings of pages 0, 2, 4, ... of a new file: never
  * adjacent in the file, so they never merge, and mod_faultaround's
  * overrides, which are for pages of a file, are n different ones.
  */
-static void __attribute__((noreturn)) hold(unsigned int n, int fd)
+static void __attribute__((noreturn)) hold(unsigned int n, const char *dir)
 {
+	char path[256];
 	unsigned int i;
+	int hfd;
 
+	snprintf(path, sizeof(path), "%s/fa-held.%d", dir, getpid());
+	hfd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (hfd < 0)
+		die(path);
+	unlink(path);
+	if (ftruncate(hfd, 2 * (off_t)n * page_size))
+		die("ftruncate");
 	for (i = 0; i < n; i++) {
-		void *p = mmap(NULL, page_size, PROT_READ, MAP_SHARED, fd,
+		void *p = mmap(NULL, page_size, PROT_READ, MAP_SHARED, hfd,
 			       2 * (off_t)i * page_size);
 
 		if (p == MAP_FAILED)
@@ -180,145 +341,203 @@ static void __attribute__((noreturn)) hold(unsigned int n, int fd)
 		pause();
 }
 
-/*
- * Map a file of @mib MiB read-only, every page in the page cache (the
- * only pages fault-around maps); with @held, hold that many mappings of
- * one page instead.
- */
-static void map_file(const char *dir, size_t mib, unsigned int held)
+/* -C: write the file, so that all of it is in the page cache. */
+static int create(const char *path, size_t mib)
 {
-	char path[256];
-	size_t i;
-	int fd;
+	static char buf[1 << 16];
+	size_t done;
+	int cfd;
 
-	npages = held ? 2 * held : mib * (1UL << 20) / page_size;
-	snprintf(path, sizeof(path), "%s/fa-bench.%d", dir, getpid());
-	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
-	if (fd < 0)
+	memset(buf, 1, sizeof(buf));
+	cfd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (cfd < 0)
 		die(path);
-	unlink(path);
-	if (ftruncate(fd, npages * page_size))
-		die("ftruncate");
-	if (held)
-		hold(held, fd);
-	/* Fill the page cache through a writable mapping, then map it read-only. */
-	map = mmap(NULL, npages * page_size, PROT_READ | PROT_WRITE,
-		   MAP_SHARED, fd, 0);
-	if (map == MAP_FAILED)
-		die("mmap");
-	for (i = 0; i < npages; i++)
-		map[i * page_size] = 1;
-	munmap(map, npages * page_size);
-	map = mmap(NULL, npages * page_size, PROT_READ, MAP_SHARED, fd, 0);
-	if (map == MAP_FAILED)
-		die("mmap");
-
-	/* rand visits every page once, in an order fixed by the seed. */
-	if (workload == RAND) {
-		unsigned int s = seed;
-
-		perm = malloc(npages * sizeof(*perm));
-		for (i = 0; i < npages; i++)
-			perm[i] = i;
-		for (i = npages - 1; i > 0; i--) {
-			size_t j = next_rand(&s) % (i + 1), t = perm[i];
-
-			perm[i] = perm[j];
-			perm[j] = t;
-		}
-	}
+	for (done = 0; done < mib << 20; done += sizeof(buf))
+		if (write(cfd, buf, sizeof(buf)) != sizeof(buf))
+			die("write");
+	if (close(cfd))
+		die("close");
+	return 0;
 }
 
-int main(int argc, char **argv)
+static int usage(void)
 {
-	const char *dir = "/tmp", *w = "seq";
-	unsigned int starts = 50, held = 0, i;
-	size_t mib = 64;
-	struct rusage before, after;
+	fprintf(stderr, "usage: fa-bench -C -f file -m MiB\n"
+		"       fa-bench -w workload -f file [-t workers] [-s seed] [-P ptes] [-p passes] [-n starts] [-x program]\n"
+		"       fa-bench -H mappings [-d dir]\n");
+	return 2;
+}
+
+int main(int argc, char **argv, char **envp)
+{
+	unsigned long long t0, t_ready, work_ns = 0, down_ns = 0, t, fixed;
+	const char *dir = "/tmp", *w = NULL, *file = NULL;
 	struct fa_counters fa_before, fa_after;
 	int vmstat = open("/proc/vmstat", O_RDONLY);
-	unsigned long long t0, t1;
+	long minflt = 0, majflt = 0, mapped = 0;
+	unsigned int held = 0, i, pass;
+	struct rusage ca, cb;
+	int opt, do_create = 0, procs;
+	size_t mib = 0, ptes = 0, pages;
 	pthread_t *tids;
-	int opt;
+	pid_t *pids;
 
+	environment = envp;
 	page_size = sysconf(_SC_PAGESIZE);
-	while ((opt = getopt(argc, argv, "w:t:m:s:d:n:H:")) != -1) {
+	while ((opt = getopt(argc, argv, "Cw:t:f:m:s:P:p:n:x:H:d:")) != -1) {
 		switch (opt) {
+		case 'C': do_create = 1; break;
 		case 'w': w = optarg; break;
-		case 't': nthreads = atoi(optarg); break;
+		case 't': nworkers = atoi(optarg); break;
+		case 'f': file = optarg; break;
 		case 'm': mib = strtoul(optarg, NULL, 0); break;
 		case 's': seed = strtoul(optarg, NULL, 0); break;
-		case 'd': dir = optarg; break;
-		case 'n': starts = atoi(optarg); break;
+		case 'P': ptes = strtoul(optarg, NULL, 0); break;
+		case 'p': passes = atoi(optarg); break;
+		case 'n': starts = strtoul(optarg, NULL, 0); break;
+		case 'x': program = optarg; break;
 		case 'H': held = atoi(optarg); break;
-		default:
-			fprintf(stderr, "usage: fa-bench -w seq|rand|sparse|exec [-t threads] [-m MiB] [-s seed] [-d dir] [-n starts]\n"
-				"       fa-bench -H mappings [-d dir]\n");
-			return 2;
+		case 'd': dir = optarg; break;
+		default: return usage();
 		}
 	}
-	if (!strcmp(w, "noop"))
-		return 0;	/* the program that "exec" starts */
-	if (!strcmp(w, "seq"))
-		workload = SEQ;
-	else if (!strcmp(w, "rand"))
-		workload = RAND;
-	else if (!strcmp(w, "sparse"))
-		workload = SPARSE;
-	else if (!strcmp(w, "exec"))
-		workload = EXEC;
-	else {
+	if (w && !strcmp(w, "noop"))
+		return 0;	/* the program that exec starts */
+	if (held)
+		hold(held, dir);
+	if (do_create)
+		return file && mib ? create(file, mib) : usage();
+	if (!w)
+		return usage();
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(w, names[i]))
+			break;
+	if (i == sizeof(names) / sizeof(names[0])) {
 		fprintf(stderr, "fa-bench: unknown workload %s\n", w);
 		return 2;
 	}
-	if (!nthreads || nthreads > 256) {
-		fprintf(stderr, "fa-bench: threads must be 1..256\n");
+	workload = i;
+	if (!nworkers || nworkers > MAX_WORKERS || !passes) {
+		fprintf(stderr, "fa-bench: workers must be 1..%d, passes 1 or more\n",
+			MAX_WORKERS);
 		return 2;
 	}
+	/* By default a page table holds a page of pointers (not on ppc64). */
+	pt_span = (ptes ? ptes : page_size / sizeof(void *)) * page_size;
+	if (workload != EXEC && workload != DYNEXEC) {
+		struct stat st;
 
+		if (!file)
+			return usage();
+		fd = open(file, O_RDONLY);
+		if (fd < 0 || fstat(fd, &st))
+			die(file);
+		file_size = st.st_size / page_size * page_size;
+		npages = file_size / page_size;
+		if (workload == SPARSE && file_size < pt_span) {
+			fprintf(stderr, "fa-bench: sparse needs a file of one page table (%zu bytes) or more\n",
+				pt_span);
+			return 2;
+		}
+	}
+	if (workload == SPARSE && passes == 1)
+		passes = (SPARSE_TOUCHES + file_size / pt_span - 1) /
+			 (file_size / pt_span);
+
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED)
+		die("mmap");
+	{
+		pthread_barrierattr_t attr;
+
+		pthread_barrierattr_init(&attr);
+		pthread_barrierattr_setpshared(&attr, PTHREAD_PROCESS_SHARED);
+		if (pthread_barrier_init(&sh->bar, &attr, nworkers + 1))
+			die("pthread_barrier_init");
+	}
 	/*
 	 * Map all of this program now: the counters are system-wide, and a
-	 * page of its code first run in the measured span (thread creation,
-	 * the worker) would fault around too.  Needs root; without, the
-	 * counters may include a few such faults.
+	 * page of its code first run in the measured phases would fault
+	 * around too.  Needs root; without, the counters may include a few
+	 * such faults.  The processes do it again: fork() copies no PTEs of
+	 * file mappings.
 	 */
 	if (!mlockall(MCL_CURRENT))
 		munlockall();
 
-	if (workload == EXEC) {
-		nwork = starts;
-	} else {
-		map_file(dir, mib, held);
-		nwork = workload == SPARSE ?
-			(npages * page_size + PMD_SPAN - 1) / PMD_SPAN : npages;
-	}
-	tids = calloc(nthreads, sizeof(*tids));
-	thread_minflt = calloc(nthreads, sizeof(*thread_minflt));
-	thread_majflt = calloc(nthreads, sizeof(*thread_majflt));
-	fa_read_counters(vmstat, &fa_before);
-	getrusage(RUSAGE_CHILDREN, &before);
+	tids = calloc(nworkers, sizeof(*tids));
+	pids = calloc(nworkers, sizeof(*pids));
+	procs = workload == PREAD_SEQ || workload == PREAD_RAND;
 	t0 = now_ns();
-	for (i = 0; i < nthreads; i++)
-		if (pthread_create(&tids[i], NULL, worker, (void *)(size_t)i))
-			die("pthread_create");
-	for (i = 0; i < nthreads; i++)
-		pthread_join(tids[i], NULL);
-	t1 = now_ns();
+	for (i = 0; i < nworkers; i++) {
+		if (!procs) {
+			if (pthread_create(&tids[i], NULL, thread_fn,
+					   (void *)(size_t)i))
+				die("pthread_create");
+			continue;
+		}
+		pids[i] = fork();
+		if (pids[i] < 0)
+			die("fork");
+		if (!pids[i]) {
+			if (!mlockall(MCL_CURRENT))
+				munlockall();
+			worker(i, NULL);
+			_exit(0);
+		}
+	}
+	wait_all();		/* ready: all started */
+	t_ready = now_ns();
+	getrusage(RUSAGE_CHILDREN, &ca);
+	fa_read_counters(vmstat, &fa_before);
+	for (pass = 0; pass < passes; pass++) {
+		if (!procs && workload != EXEC && workload != DYNEXEC)
+			main_map = map_work();
+		wait_all();	/* start */
+		wait_all();	/* done */
+		work_ns += span();
+		if (main_map)
+			mapped += mapped_pages(main_map);
+		wait_all();	/* teardown */
+		if (main_map) {
+			t = now_ns();
+			munmap(main_map, file_size);
+			down_ns += now_ns() - t;
+		}
+		wait_all();	/* torn down */
+		if (procs)
+			down_ns += span();
+	}
 	fa_read_counters(vmstat, &fa_after);
-	if (workload == EXEC) {
-		getrusage(RUSAGE_CHILDREN, &after);
-		printf("%ld %ld %llu %zu 0", after.ru_minflt - before.ru_minflt,
-		       after.ru_majflt - before.ru_majflt, t1 - t0, nwork);
-		print_counters(&fa_before, &fa_after);
-		return 0;
+	getrusage(RUSAGE_CHILDREN, &cb);
+	fixed = t_ready - t0;
+	t = now_ns();
+	for (i = 0; i < nworkers; i++) {
+		if (!procs)
+			pthread_join(tids[i], NULL);
+		else if (waitpid(pids[i], NULL, 0) < 0)
+			die("waitpid");
 	}
-	memset(&after, 0, sizeof(after));
-	for (i = 0; i < nthreads; i++) {
-		after.ru_minflt += thread_minflt[i];
-		after.ru_majflt += thread_majflt[i];
+	fixed += now_ns() - t;
+
+	if (workload == EXEC || workload == DYNEXEC) {
+		minflt = cb.ru_minflt - ca.ru_minflt;
+		majflt = cb.ru_majflt - ca.ru_majflt;
+		pages = starts;
+	} else {
+		for (i = 0; i < nworkers; i++) {
+			minflt += sh->minflt[i];
+			majflt += sh->majflt[i];
+			mapped += sh->rss[i];
+		}
+		pages = workload == SPARSE ? passes * (file_size / pt_span) :
+			procs ? nworkers * npages : npages;
 	}
-	printf("%ld %ld %llu %zu %ld", after.ru_minflt, after.ru_majflt,
-	       t1 - t0, nwork, mapped_pages(map));
-	print_counters(&fa_before, &fa_after);
+	printf("%ld %ld %llu %zu %ld %lld %lld %llu %llu\n", minflt, majflt,
+	       work_ns + down_ns, pages, mapped,
+	       fa_before.calls < 0 ? -1 : fa_after.calls - fa_before.calls,
+	       fa_before.mapped < 0 ? -1 : fa_after.mapped - fa_before.mapped,
+	       fixed, down_ns);
 	return 0;
 }

@@ -1,29 +1,46 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The fault-around sweep: every workload, thread count and order, R times,
-# with the orders interleaved (rotated each repetition) so that drift does
-# not favour one of them.  Runs in the QEMU guest (busybox sh) and natively
-# as root.  Prints CSV on stdout, a progress line per run on stderr.
+# The fault-around sweep: every workload, worker count and order, R times,
+# with the orders in a new random order each repetition, so that neither
+# drift nor what ran just before favours one of them.  Runs in the QEMU
+# guest (busybox sh) and natively as root.  Prints CSV on stdout, a
+# progress line per run on stderr.
 #
-#   sweep.sh [-o "0 1 3 4 5 8"] [-r 5] [-t "1 2"] [-w "seq rand sparse exec"]
-#            [-m MiB] [-b fa-bench] [-d tmpdir] [-k mod_faultaround.ko]
+#   sweep.sh [-o "0 1 2 ..."|all] [-r 3] [-t "1 2"] [-w "seq rand ..."]
+#            [-m MiB] [-b fa-bench] [-x dynamic program] [-e ext4 image]
+#            [-d tmpdir] [-k mod_faultaround.ko]
 #
-# By default the file is 1/16 of the memory (a multiple of 2 MiB, so that
-# sparse touches whole page tables) and the thread counts are the powers
-# of two below the number of CPUs, and that number.
+# -o all (the default) is every order the kernel accepts, 0 to a page
+# table.  By default the file is 1/16 of the memory (a multiple of 2 MiB)
+# and the worker counts are the powers of two below the number of CPUs,
+# and that number.
+#
+# A workload (fa-bench -w) reads a file in the page-cache state after its
+# "@": @tmpfs (the default: warm, all of it in the page cache), @huge
+# (tmpfs huge=always: large folios), @ext4 (warm, ext4 on a loop device
+# over the -e image), @ext4-cold (the same with the caches dropped before
+# each run: major faults, readahead).  dynexec starts -x (make bench:
+# fa-bench built dynamically).  What the system cannot run (no -x, no -e,
+# no huge tmpfs) is left out, with a message.
+#
+# Where the kernel's knob cannot be written (debugfs locked or not
+# mounted, not root), the sweep measures the current setting only, says
+# so, and reports its order, or -1 where it cannot be read.
 #
 # -k adds the module-cost runs, at the kernel's default order: the module
 # not loaded (setup mod-off), loaded with no override (mod-idle), and
 # loaded with 256 overrides on another process's mappings (mod-256),
 # interleaved the same way.  The order runs have setup "sweep".
 
-orders="0 1 3 4 5 8" reps=5 threads=auto workloads="seq rand sparse exec"
-mib=auto bench=fa-bench dir=/tmp ko=
-while getopts o:r:t:w:m:b:d:k: opt; do
+orders=all reps=3 threads=auto ptes=
+workloads="seq rand sparse mmap-pread-seq mmap-pread-rand anon exec dynexec"
+mib=auto bench=fa-bench dyn= image= dir=/tmp ko=
+while getopts o:r:t:w:m:b:x:e:d:k: opt; do
 	case $opt in
 	o) orders=$OPTARG ;; r) reps=$OPTARG ;; t) threads=$OPTARG ;;
 	w) workloads=$OPTARG ;; m) mib=$OPTARG ;; b) bench=$OPTARG ;;
-	d) dir=$OPTARG ;; k) ko=$OPTARG ;; *) exit 2 ;;
+	x) dyn=$OPTARG ;; e) image=$OPTARG ;; d) dir=$OPTARG ;;
+	k) ko=$OPTARG ;; *) exit 2 ;;
 	esac
 done
 
@@ -37,45 +54,69 @@ if [ "$threads" = auto ]; then
 fi
 dbg=/sys/kernel/debug
 page=$(getconf PAGESIZE 2>/dev/null || echo 4096)
-if [ -w $dbg/fault_around_order ]; then
-	knob=order
-	saved=$(cat $dbg/fault_around_order)
-elif [ -w $dbg/fault_around_bytes ]; then
-	knob=bytes	# an unpatched kernel: orders become bytes
-	saved=$(cat $dbg/fault_around_bytes)
-	[ -z "$ko" ] || die "-k needs the patched kernel (no fault_around_order)"
-else
-	die "no fault_around knob in $dbg (mount debugfs, run as root)"
+# The knob, and the order now.  Writing back what it reads proves that it
+# can be written (a locked-down debugfs fails the write, not the test -w).
+knob=none saved= current=-1
+if saved=$(cat $dbg/fault_around_order 2>/dev/null); then
+	current=$saved
+	! echo "$saved" 2>/dev/null > $dbg/fault_around_order || knob=order
+elif saved=$(cat $dbg/fault_around_bytes 2>/dev/null); then
+	current=0	# an unpatched kernel: orders become bytes
+	while [ $((page << current)) -lt "$saved" ]; do current=$((current + 1)); done
+	! echo "$saved" 2>/dev/null > $dbg/fault_around_bytes || knob=bytes
 fi
+[ -z "$ko" ] || [ $knob = order ] ||
+	die "-k needs the patched kernel's fault_around_order, writable"
 [ -z "$ko" ] || [ -r "$ko" ] || die "no module $ko"
 [ -z "$ko" ] || ! grep -q '^mod_faultaround ' /proc/modules ||
 	die "unload mod_faultaround first: the runs without it need that"
 
 set_order() {
-	if [ $knob = order ]; then
-		echo "$1" > $dbg/fault_around_order
-	else
-		echo $((page << $1)) > $dbg/fault_around_bytes
-	fi
+	case $knob in
+	order)	echo "$1" 2>/dev/null > $dbg/fault_around_order ;;
+	bytes)	echo $((page << $1)) 2>/dev/null > $dbg/fault_around_bytes ;;
+	none)	[ "$1" = "$current" ] ;;
+	esac
 }
-# On any exit: the order as it was, no module, no holder.
+if [ $knob = none ]; then
+	[ "$current" = -1 ] && what="cannot be read either" || what="reads order $current"
+	echo "sweep: the fault-around knob cannot be written here (debugfs locked down or not mounted, or not root) and $what: measuring the current setting only" >&2
+	orders=$current
+elif [ "$orders" = all ]; then
+	# Every order the kernel takes: it refuses more than a page table,
+	# and that is the page table's size for sparse and the alignment.
+	orders=0
+	while set_order $(( ${orders##* } + 1 )); do
+		orders="$orders $(( ${orders##* } + 1 ))"
+	done
+	ptes="-P $((1 << ${orders##* }))"
+fi
+
+# On any exit: the order as it was, no module, no holder, no file.
 holder= held=$dir/fa-held.$$
 restore() {
 	if [ -n "$holder" ]; then kill "$holder"; wait "$holder"; fi
-	rm -f "$held"
+	rm -f "$held" "$dir/fa-bench.file"
+	for m in "$dir/fa-huge" "$dir/fa-ext4"; do
+		dev=$(awk -v m="$m" '$2 == m { print $1 }' /proc/mounts)
+		[ -n "$dev" ] || continue
+		rm -f "$m/fa-bench.file"
+		umount "$m"
+		case $dev in /dev/loop*) losetup -d "$dev" ;; esac
+	done
+	rmdir "$dir/fa-huge" "$dir/fa-ext4" 2>/dev/null || true
 	[ -z "$ko" ] || ! grep -q '^mod_faultaround ' /proc/modules ||
 		rmmod mod_faultaround
-	if [ $knob = order ]; then echo "$saved" > $dbg/fault_around_order
-	else echo "$saved" > $dbg/fault_around_bytes; fi
+	case $knob in
+	order)	echo "$saved" > $dbg/fault_around_order ;;
+	bytes)	echo "$saved" > $dbg/fault_around_bytes ;;
+	esac
 }
 trap restore EXIT
 trap 'exit 1' INT TERM
 
-# rotate <rep> <list>: the list rotated left by rep - 1.
-rotate() {
-	echo "$2" | awk -v r="$1" '{
-		for (i = 0; i < NF; i++) printf "%s ", $((i + r - 1) % NF + 1) }'
-}
+# shuffle <list>: the list in a random order.
+shuffle() { echo "$1" | tr ' ' '\n' | shuf | tr '\n' ' '; }
 
 # setup mod-off|mod-idle|mod-256: put the module in that state.
 setup() {
@@ -100,37 +141,87 @@ setup() {
 	done < "$held"
 }
 
+# state_dir <state>: where the file of that page-cache state is, set up
+# on first use; fails where the system cannot have it.
+state_dir() {
+	case $1 in
+	tmpfs)	[ "$(stat -f -c %T "$dir")" = tmpfs ] || return
+		echo "$dir" ;;
+	huge)	mkdir -p "$dir/fa-huge"
+		grep -q " $dir/fa-huge " /proc/mounts ||
+			mount -t tmpfs -o huge=always,size=$((mib + 4))m fa-huge "$dir/fa-huge" ||
+			return
+		echo "$dir/fa-huge" ;;
+	ext4|ext4-cold)
+		[ -n "$image" ] || return
+		mkdir -p "$dir/fa-ext4"
+		if ! grep -q " $dir/fa-ext4 " /proc/mounts; then
+			loop=$(losetup -f) && losetup "$loop" "$image" &&
+				mount -t ext4 "$loop" "$dir/fa-ext4" || return
+		fi
+		echo "$dir/fa-ext4" ;;
+	*)	return 1 ;;
+	esac
+}
+# Each workload's page-cache state ready, its file written once; what
+# cannot run here is left out.
+kept=
+for w in $workloads; do
+	state=tmpfs
+	case $w in *@*) state=${w#*@} ;; esac
+	case ${w%@*} in
+	exec|anon) ok=1 ;;
+	dynexec) [ -n "$dyn" ] && ok=1 || ok="no dynamic program (-x)" ;;
+	*)	if d=$(state_dir "$state") 2>/dev/null; then
+			[ -f "$d/fa-bench.file" ] ||
+				$bench -C -f "$d/fa-bench.file" -m "$mib" ||
+				die "cannot write $d/fa-bench.file"
+			ok=1
+		else
+			ok="no $state here (tmpfs needs -d on a tmpfs, ext4 -e and root, huge a THP kernel and root)"
+		fi ;;
+	esac
+	if [ "$ok" = 1 ]; then kept="$kept $w"; else echo "sweep: $w left out: $ok" >&2; fi
+done
+workloads=$kept
+sync	# the ext4 file on its device: a cold run reads it back
 n_orders=$(echo $orders | wc -w)
 per_rep=$n_orders
 [ -z "$ko" ] || per_rep=$((n_orders + 3))
 total=$(( $(echo $workloads | wc -w) * $(echo $threads | wc -w) * per_rep * reps ))
 # make bench puts this line in its report.
-echo "sweep: file $mib MiB (memory $mem MiB), threads $threads, $reps repetitions, $total runs" >&2
+echo "sweep: file $mib MiB (memory $mem MiB, page $page bytes), default order $current, orders $orders, workers $threads, $reps repetitions, $total runs" >&2
 run=0
-# run1 <setup> <workload> <threads> <order> <rep>: one CSV line.
+# run1 <setup> <workload> <workers> <order> <rep>: one CSV line.
 run1() {
 	run=$((run + 1))
 	set_order "$4" || die "cannot set order $4"
-	out=$($bench -w "$2" -t "$3" -m "$mib" -s "$5" -d "$dir") ||
-		die "fa-bench failed"
+	state=tmpfs x=
+	case $2 in *@*) state=${2#*@} ;; esac
+	[ "$2" != dynexec ] || x="-x $dyn"
+	[ "$state" != ext4-cold ] || echo 3 > /proc/sys/vm/drop_caches
+	# shellcheck disable=SC2086 # $ptes and $x are empty or two words
+	out=$($bench -w "${2%@*}" -t "$3" -f "$(state_dir $state)/fa-bench.file" \
+		-s "$5" $x $ptes) ||
+		die "fa-bench -w $2 failed"
 	set -- "$@" $out
-	echo "$2,$3,$4,$1,$5,$6,$7,$8,$9,${10},${11},${12}"
-	echo "[$run/$total] $2 threads=$3 order=$4 $1 rep=$5: $6 minor faults, $(($8 / 1000)) us" >&2
+	echo "$2,$3,$4,$1,$5,$6,$7,$8,$9,${10},${11},${12},${13},${14}"
+	echo "[$run/$total] $2 workers=$3 order=$4 $1 rep=$5: $6 minor faults, $(($8 / 1000)) us" >&2
 }
 
-echo "workload,threads,order,setup,rep,minflt,majflt,ns,pages,mapped,fa_calls,fa_mapped"
+echo "workload,threads,order,setup,rep,minflt,majflt,ns,pages,mapped,fa_calls,fa_mapped,fixed_ns,teardown_ns"
 for w in $workloads; do
 	for t in $threads; do
 		rep=1
 		while [ $rep -le "$reps" ]; do
-			for o in $(rotate $rep "$orders"); do
+			for o in $(shuffle "$orders"); do
 				run1 sweep "$w" "$t" "$o" $rep
 			done
 			rep=$((rep + 1))
 		done
 		rep=1
 		while [ -n "$ko" ] && [ $rep -le "$reps" ]; do
-			for s in $(rotate $rep "mod-off mod-idle mod-256"); do
+			for s in $(shuffle "mod-off mod-idle mod-256"); do
 				setup $s || die "cannot set up $s"
 				run1 $s "$w" "$t" "$saved" $rep
 			done
