@@ -4,7 +4,7 @@
  * (tests/bench/sweep.sh) sets the order between runs.
  *
  *   fa-bench -C -f file -m MiB     create the file, all of it in the page cache
- *   fa-bench -w workload -f file [-t workers] [-s seed] [-P ptes]
+ *   fa-bench -w workload -f file [-c] [-t workers] [-s seed] [-P ptes]
  *            [-p passes] [-n starts] [-x program]
  *   fa-bench -H n [-d dir]
  *
@@ -26,9 +26,17 @@
  *   anon            the control: threads write one word per page of their
  *                   share of an anonymous mapping, which no order touches
  *   exec            the threads start a static no-op (this program) -n
- *                   times in all, with posix_spawn (no copy-on-write)
+ *                   (20) times in all, with posix_spawn (no copy-on-write)
  *   dynexec         the same with -x, a dynamically linked program: its
  *                   ld.so and libc come from the page cache
+ *
+ * -c starts cold: the file's pages are dropped from the page cache first
+ * (POSIX_FADV_DONTNEED, on a clean file), so that its faults are major
+ * and readahead decides what is read.  Not drop_caches: that marks the
+ * dirty tmpfs folios of every other file (the programs in the initramfs,
+ * the other workloads' files) PG_reclaim, which 6.12 reads as
+ * PG_readahead, and fault-around skips such folios until a fault clears
+ * the flag.
  *
  * Prints one line: "<minor faults> <major faults> <ns> <pages> <mapped>
  * <fa calls> <fa mapped> <fixed ns> <teardown ns>".
@@ -82,7 +90,7 @@ static size_t pt_span;		/* bytes one page table maps */
 static size_t npages, file_size;
 static int fd = -1;
 static unsigned int nworkers = 1, passes = 1, seed = 1;
-static size_t starts = 50;
+static size_t starts = 20;
 static const char *program = "/proc/self/exe";
 static char **environment;
 
@@ -363,7 +371,7 @@ static int create(const char *path, size_t mib)
 static int usage(void)
 {
 	fprintf(stderr, "usage: fa-bench -C -f file -m MiB\n"
-		"       fa-bench -w workload -f file [-t workers] [-s seed] [-P ptes] [-p passes] [-n starts] [-x program]\n"
+		"       fa-bench -w workload -f file [-c] [-t workers] [-s seed] [-P ptes] [-p passes] [-n starts] [-x program]\n"
 		"       fa-bench -H mappings [-d dir]\n");
 	return 2;
 }
@@ -377,16 +385,17 @@ int main(int argc, char **argv, char **envp)
 	long minflt = 0, majflt = 0, mapped = 0;
 	unsigned int held = 0, i, pass;
 	struct rusage ca, cb;
-	int opt, do_create = 0, procs;
+	int opt, do_create = 0, cold = 0, procs;
 	size_t mib = 0, ptes = 0, pages;
 	pthread_t *tids;
 	pid_t *pids;
 
 	environment = envp;
 	page_size = sysconf(_SC_PAGESIZE);
-	while ((opt = getopt(argc, argv, "Cw:t:f:m:s:P:p:n:x:H:d:")) != -1) {
+	while ((opt = getopt(argc, argv, "Ccw:t:f:m:s:P:p:n:x:H:d:")) != -1) {
 		switch (opt) {
 		case 'C': do_create = 1; break;
+		case 'c': cold = 1; break;
 		case 'w': w = optarg; break;
 		case 't': nworkers = atoi(optarg); break;
 		case 'f': file = optarg; break;
@@ -433,6 +442,9 @@ int main(int argc, char **argv, char **envp)
 		if (fd < 0 || fstat(fd, &st))
 			die(file);
 		file_size = st.st_size / page_size * page_size;
+		errno = cold ? posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) : 0;
+		if (errno)
+			die("posix_fadvise");
 		npages = file_size / page_size;
 		if (workload == SPARSE && file_size < pt_span) {
 			fprintf(stderr, "fa-bench: sparse needs a file of one page table (%zu bytes) or more\n",

@@ -18,8 +18,8 @@
 # A workload (fa-bench -w) reads a file in the page-cache state after its
 # "@": @tmpfs (the default: warm, all of it in the page cache), @huge
 # (tmpfs huge=always: large folios), @ext4 (warm, ext4 on a loop device
-# over the -e image), @ext4-cold (the same with the caches dropped before
-# each run: major faults, readahead).  dynexec starts -x (make bench:
+# over the -e image), @ext4-cold (the same with the file's pages dropped
+# before each run, fa-bench -c: major faults, readahead).  dynexec starts -x (make bench:
 # fa-bench built dynamically).  What the system cannot run (no -x, no -e,
 # no huge tmpfs) is left out, with a message.
 #
@@ -184,7 +184,7 @@ for w in $workloads; do
 	if [ "$ok" = 1 ]; then kept="$kept $w"; else echo "sweep: $w left out: $ok" >&2; fi
 done
 workloads=$kept
-sync	# the ext4 file on its device: a cold run reads it back
+sync	# the ext4 file clean on its device: a cold run drops and reads it
 n_orders=$(echo $orders | wc -w)
 per_rep=$n_orders
 [ -z "$ko" ] || per_rep=$((n_orders + 3))
@@ -199,7 +199,7 @@ run1() {
 	state=tmpfs x=
 	case $2 in *@*) state=${2#*@} ;; esac
 	[ "$2" != dynexec ] || x="-x $dyn"
-	[ "$state" != ext4-cold ] || echo 3 > /proc/sys/vm/drop_caches
+	[ "$state" != ext4-cold ] || x="$x -c"
 	# shellcheck disable=SC2086 # $ptes and $x are empty or two words
 	out=$($bench -w "${2%@*}" -t "$3" -f "$(state_dir $state)/fa-bench.file" \
 		-s "$5" $x $ptes) ||
