@@ -80,7 +80,7 @@ commit=$(git -C "$TOP" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 [ -z "$(git -C "$TOP" status --porcelain --untracked-files=no 2>/dev/null)" ] ||
 	commit=$commit-dirty
 
-sizes= default_order=
+sizes= default_order= knob=
 csv_list() { echo "$*" | tr ' ' ,; }
 # progress <boots before> <boots>: the guest's progress lines with an ETA
 # by the host's clock (the guest's runs on instructions).
@@ -144,16 +144,26 @@ native() {
 	gcc -static -O2 -Wall -Wextra -Werror -pthread -o "$bin/fa-bench" "$TOP/tests/bench/fa-bench.c"
 	gcc -O2 -Wall -Wextra -Werror -pthread -o "$bin/fa-bench-dyn" "$TOP/tests/bench/fa-bench.c"
 	rm -f "$bin/ext4.img"
-	/sbin/mke2fs -q -F -t ext4 -E lazy_itable_init=0,lazy_journal_init=0 "$bin/ext4.img" 128M
+	/sbin/mke2fs -q -F -t ext4 -E lazy_itable_init=0,lazy_journal_init=0 "$bin/ext4.img" 128M >/dev/null
 	[ "$(id -u)" = 0 ] || log "not root: the order cannot be set and ext4 and huge tmpfs cannot be mounted"
 	sh "$TOP/tests/bench/sweep.sh" -o "$ORDERS" -r "$REPS" -t "$THREADS" \
 		-w "$WORKLOADS" -m "$MIB" -b "$bin/fa-bench" -x "$bin/fa-bench-dyn" \
 		-e "$bin/ext4.img" -d "$(mktemp -d -p /dev/shm)" \
-		> "$out/runs-native.csv" 2> >(tee "$out/sweep-native.log" | progress 0 1) ||
+		> "$out/runs-native.csv" 2> >(tee "$out/sweep-native.log" |
+			tee >(grep --line-buffered '^sweep: ' >&2) | progress 0 1) ||
 		die "the native sweep failed (see $out/sweep-native.log)"
 	wait	# for the log
 	keep_sizes "$out/sweep-native.log"
 	accel="none (native)"
+	# A knob that cannot be read: seq's faults still show the window.
+	knob=$(sed -n 's/^sweep: \(the fault-around knob .*\)/\1/p' "$out/sweep-native.log")
+	[ -n "$knob" ] || return 0
+	set -- $(awk -F, '$1 == "seq" && $2 == 1 && $6 > 0 {
+		p = $9 / $6; o = 0; while (2 ^ (o + 1) <= p) o++
+		printf "%.1f %d", p, o; exit }' "$out/runs-native.csv")
+	[ $# = 2 ] || return 0
+	knob="$knob; seq maps $1 pages per fault: order $2 in effect"
+	[ "$default_order" != -1 ] || default_order=$2
 }
 
 bench_start=$SECONDS
@@ -175,7 +185,7 @@ if [ "${AB:-0}" = 1 ]; then
 elif [ "${NATIVE:-0}" = 1 ]; then
 	native
 	sets=("patched=$out/runs-native.csv")
-	variants="none: the running kernel $(uname -r)"
+	variants="none (the running kernel)"
 else
 	runs=
 	for boot in $(seq "$BOOTS"); do
@@ -193,7 +203,7 @@ python3 "$TOP/scripts/bench-report.py" --out "$out" \
 	--meta "config=scripts/kernel.sh $variants" \
 	--meta "qemu=$accel ${QEMU_OPTS:-}" \
 	--meta "clock=$CLOCK" --meta "default_order=$default_order" \
-	--meta "commit=$commit" --meta "sweep=$sizes" "${sets[@]}" |
+	--meta "commit=$commit" --meta "sweep=$sizes" ${knob:+--meta "knob=$knob"} "${sets[@]}" |
 	tee "$out/report.txt"
 echo "raw runs and plots: $out/results.csv $out/results.json $out/*.png" >&2
 [ "${QUICK:-0}" != 1 ] || python3 "$TOP/scripts/bench-shape.py" "$out/results.csv"

@@ -18,10 +18,10 @@ normal|debug|arm64-64k) ;;
 esac
 geo=$(geometry "$guest") || die "no geometry for $guest in lib.sh"
 read -r page_size ptes <<< "$geo"
-# The x86_64 lab kernels have no THP: the kselftest's THP test may skip
-# there, and nothing else may skip anywhere.
-module=1 skips=max_order_fills_pmd
-[ "$guest" = x86_64 ] || module=0 skips=
+# Every lab kernel has THP (make bench's large folios need it on x86_64):
+# no kselftest test may skip.
+module=1 skips=
+[ "$guest" = x86_64 ] || module=0
 
 kernel=$("$TOP/scripts/kernel.sh" "$variant" | tail -n1)
 [ $module = 0 ] || "$TOP/scripts/module.sh" "$variant" >/dev/null

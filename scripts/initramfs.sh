@@ -82,7 +82,7 @@ libs=$(ldd "$out/fa-bench-dyn" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~
 # sets one up).  Initialized in full: a lazy init would write in the
 # background of the runs.
 rm -f "$out/ext4.img"
-/sbin/mke2fs -q -F -t ext4 -E lazy_itable_init=0,lazy_journal_init=0 "$out/ext4.img" 128M
+/sbin/mke2fs -q -F -t ext4 -E lazy_itable_init=0,lazy_journal_init=0 "$out/ext4.img" 128M >/dev/null
 {
 	echo "file /bin/fa-bench-dyn $out/fa-bench-dyn 0755 0 0"
 	echo "file /ext4.img $out/ext4.img 0644 0 0"
