@@ -15,20 +15,31 @@ absent), commit; all are printed in the header.
 The figure is the runs' ns column, named by the clock: guest
 instructions (icount), wall time under TCG (wall) or native time.  Each
 order's figure is the median over all runs of all boots; every ratio is
-a ratio of medians with a 95% interval from a hierarchical bootstrap
-(boots, then runs within each boot; fixed seed), its two-sided bootstrap
-p-value, and a mark: '*' when the Holm-adjusted p over all marked
-comparisons of the report is below 0.05 and the change is at least 1%,
-'~' otherwise.  The report has a table per workload and thread count, a
-least-squares cost model (figure = a + b * minflt + c * fa_mapped), a
-recommended order per workload (anon is a control: all orders must be
+a ratio of medians with a 95% percentile interval from a hierarchical
+bootstrap (boots, then runs within each boot; fixed seed).  Its p-value
+is not the bootstrap's: every boot runs every order (shuffled within
+each repetition), so an order (or a module setup) is tested against its
+baseline by a boot-stratified t-test on logs, the least-squares fit of
+log figure ~ boot + [order == new] over the runs of the two (the t of
+the new one's coefficient, on the residual degrees of freedom).  A mark: '*'
+when the Holm-adjusted p over all marked comparisons of the report is
+below 0.05 and the change is at least 1%, '~' otherwise.  The report has
+a table per workload and thread count (with major faults where there
+are any), a least-squares cost model (figure = a + b * minflt + c *
+fa_mapped, + d * majflt where that varies), a recommended order per
+workload (the smallest order within 1% of the best one, or not
+distinguishable from it; anon is a control: all orders must be
 equivalent to order 0 within +-1%), the cross-check of the counters
-against Rss, the module cost and the A/B (Hodges-Lehmann ratios with
-exact Mann-Whitney 90% intervals, as before), and a one-screen summary.
+(against Rss; for exec and dynexec, that every run at an order above 0
+mapped pages ahead), the module cost and the A/B (Hodges-Lehmann ratios
+with exact Mann-Whitney 90% intervals, as before; their marks from a
+Welch t-test on the boots' median logs, since the two kernels ran in
+different boots), and a one-screen summary.
 
 Prints the report on stdout and writes DIR/results.csv,
 DIR/results.json, DIR/<workload>.png and, for an A/B, DIR/ab.png.
-Exits 1 if the counters disagree with Rss.
+Exits 1 if the counters disagree with Rss, or exec or dynexec mapped
+nothing ahead at an order above 0.
 """
 import argparse
 import csv
@@ -44,17 +55,17 @@ import zlib
 from collections import defaultdict
 
 import numpy as np
+# The t distribution's CDF, that of scipy.stats.t, whose import costs
+# 0.4 s more.
+from scipy.special import stdtr
 
 SEED = 20140227		# fixed: the same runs always give the same report
 CONF = 0.95
 ALPHA = 0.05
 MIN_EFFECT = 0.01	# a change below 1% is never marked '*'
-# Bootstrap resamples: at least B_MIN, and B_PER_CMP per marked
-# comparison, since p is floored at 1/B and Holm multiplies the smallest
-# p by the number of comparisons: with 2000 resamples no more than 100
-# comparisons could ever be marked.
-B_MIN = 2000
-B_PER_CMP = 40
+# Bootstrap resamples, for the intervals only: the p-values come from
+# t-tests, so B need not grow with the comparisons.
+BOOT_B = 2000
 COST_B = 2000		# the cost model's case bootstrap
 DEFAULT_ORDER = 4	# unless --meta default_order= says otherwise
 # The A/B and module cost: a 90% interval, so that "inside the margin" is
@@ -65,6 +76,10 @@ CONTROL = "anon"	# no order touches anonymous faults
 # Where the counters and the mapping's Rss both apply: not anon (no
 # fault-around) and not exec/dynexec (the children's mappings are gone).
 CHECKED = ("seq", "rand", "sparse")
+# Where only fa_mapped > 0 at orders above 0 can be checked.
+EXECS = ("exec", "dynexec")
+CROSS = ("Cross-check of the counters (against Rss; exec, dynexec: "
+         "fa-mapped > 0 at every order above 0)")
 INT_FIELDS = ("threads", "order", "rep", "minflt", "majflt", "ns", "pages",
               "mapped")
 TIME_FIELDS = ("ns", "fixed_ns", "teardown_ns")
@@ -175,19 +190,18 @@ def fmt_ratio(x):
 
 
 class Cmp:
-    """One ratio new/baseline: the ratio of the medians, the percentile
-    interval and the two-sided p of its bootstrap samples."""
+    """One ratio new/baseline: the ratio of the medians and the percentile
+    interval of its bootstrap samples; p, two-sided, from a t-test on logs
+    (strat_p() or welch_p()), nan where there is none: never marked."""
 
-    def __init__(self, est, samples, nres, conf=CONF):
+    def __init__(self, est, samples, p=float("nan"), conf=CONF):
         s = samples[np.isfinite(samples)]
-        self.est, self.conf = float(est), conf
+        self.est, self.conf, self.p = float(est), conf, float(p)
         if len(s) and est == est:
             self.lo, self.hi = (float(v) for v in np.percentile(
                 s, [(1 - conf) / 2 * 100, (1 + conf) / 2 * 100]))
-            p = 2 * min(np.mean(s <= 1), np.mean(s >= 1))
-            self.p = min(1.0, max(float(p), 1 / nres))
         else:
-            self.lo = self.hi = self.p = float("nan")
+            self.lo = self.hi = float("nan")
         self.padj = None	# set by Family.holm()
 
     def chg(self):
@@ -224,6 +238,7 @@ class Family:
 
     def __init__(self):
         self.cmps = []
+        self.m = 0	# those with a p, set by holm()
 
     def add(self, c):
         self.cmps.append(c)
@@ -235,7 +250,62 @@ class Family:
         for i, c in enumerate(ok):
             run = max(run, min(1.0, (m - i) * c.p))
             c.padj = run
+        self.m = m
         return m
+
+
+# --- the p-values ---------------------------------------------------------
+
+def exact_p(diff, n_new, n_base):
+    """p where the data have no spread at all (counts, or a deterministic
+    clock): equal means are no change, different ones a sure change, but
+    only with 3 runs a side, fewer could agree by chance."""
+    if abs(diff) < 1e-12:
+        return 1.0
+    return 0.0 if min(n_new, n_base) >= 3 else float("nan")
+
+
+def strat_p(y, new, strata):
+    """The boot-stratified t-test on logs: least squares of log y ~
+    stratum + [new], and the two-sided p of new's coefficient from its t
+    on the residual degrees of freedom.  Frisch-Waugh: take each
+    stratum's mean out of log y and out of the indicator, and regress the
+    one on the other.  A stratum with one side only adds to the variance,
+    not to the estimate; with none that has both, there is no test."""
+    y, d = np.log(np.asarray(y, float)), np.asarray(new, float)
+    ids = {k: i for i, k in enumerate(dict.fromkeys(strata))}
+    si = np.array([ids[k] for k in strata])
+    cnt = np.bincount(si)
+    yc = y - (np.bincount(si, y) / cnt)[si]
+    dc = d - (np.bincount(si, d) / cnt)[si]
+    sdd = float(dc @ dc)
+    n_new = int(d.sum())
+    if sdd < 1e-9:
+        return float("nan")
+    beta = float(dc @ yc) / sdd
+    res = yc - beta * dc
+    df = len(y) - len(cnt) - 1
+    if np.abs(res).max() < 1e-12:
+        return exact_p(beta, n_new, len(y) - n_new)
+    if df < 2:	# a variance from one residual is no variance
+        return float("nan")
+    t = beta / math.sqrt(float(res @ res) / df / sdd)
+    return float(2 * stdtr(df, -abs(t)))
+
+
+def welch_p(a, b):
+    """Welch's t-test of two kernels' boots: a and b are each boot's
+    median figure, compared on the log scale.  Their boots differ, so the
+    boot is the unit, not the run."""
+    la, lb = np.log(np.asarray(a, float)), np.log(np.asarray(b, float))
+    if len(la) < 2 or len(lb) < 2:
+        return float("nan")
+    diff = float(la.mean() - lb.mean())
+    va, vb = la.var(ddof=1) / len(la), lb.var(ddof=1) / len(lb)
+    if va + vb < 1e-24:
+        return exact_p(diff, len(la), len(lb))
+    df = (va + vb) ** 2 / (va ** 2 / (len(la) - 1) + vb ** 2 / (len(lb) - 1))
+    return float(2 * stdtr(df, -abs(diff) / math.sqrt(va + vb)))
 
 
 class Stats:
@@ -329,12 +399,33 @@ class Stats:
         return med
 
     def ratio(self, num, den, conf=CONF, field="ns"):
-        """num/den, two cells: ratio of medians and its bootstrap."""
+        """num/den, two cells: ratio of medians, its bootstrap and p."""
         a, b = self.median(num, field), self.median(den, field)
         with np.errstate(divide="ignore", invalid="ignore"):
             return Cmp(a / b if b else float("nan"),
                        self.medians(num, field) / self.medians(den, field),
-                       self.nres, conf)
+                       self.p([num], [den], field), conf)
+
+    def p(self, nums, dens, field="ns"):
+        """p of the cells nums against dens, pairwise (a workload's thread
+        counts): one kernel's ran in the same boots, so the boot-stratified
+        t-test, a stratum per boot and pair; two kernels' did not, so
+        Welch's on the boots' medians (one pair)."""
+        if nums[0][0] != dens[0][0]:
+            ma, mb = ([statistics.median(r[field] for r in rs)
+                       for _, rs in sorted(self.cells.get(k, {}).items())]
+                      for k in (nums[0], dens[0]))
+            return welch_p(ma, mb)
+        y, new, strata = [], [], []
+        for i, (kn, kd) in enumerate(zip(nums, dens)):
+            for side, k in ((1, kn), (0, kd)):
+                for boot, rs in self.cells.get(k, {}).items():
+                    y += [r[field] for r in rs]
+                    new += [side] * len(rs)
+                    strata += [(i, boot)] * len(rs)
+        if not y or min(y) <= 0:	# no log of a zero figure
+            return float("nan")
+        return strat_p(y, new, strata)
 
     def logmed(self, keys):
         """The geometric mean of several cells' medians (a workload's
@@ -350,13 +441,27 @@ def varies(x, ref):
     return np.ptp(x) > 1e-3 * max(1.0, float(np.abs(ref).max()))
 
 
+def own(x, others):
+    """Whether x (centered) moves apart from the others (centered): at
+    least 0.2% of its variation is not a linear combination of theirs,
+    as |corr| < 0.999 for one."""
+    if not others:
+        return True
+    a = np.column_stack(others)
+    r = x - a @ np.linalg.lstsq(a, x, rcond=None)[0]
+    return float(r @ r) > 2e-3 * float(x @ x)
+
+
 def cost_model(st, label, rows, what):
-    """figure = a_w + b * minflt + c * fa_mapped by least squares over
-    rows, with an intercept per workload; 95% percentile intervals from a
-    hierarchical case bootstrap (boots, then runs within each boot,
-    workload and order).  When the data cannot separate b and c, fits
-    what they can: only c if minflt does not vary, only b if fa_mapped
-    does not, their combination if they move together."""
+    """figure = a_w + b * minflt + c * fa_mapped (+ d * majflt where it
+    varies: a cold file's reads) by least squares over rows, with an
+    intercept per workload; 95% percentile intervals from a hierarchical
+    case bootstrap (boots, then runs within each boot, workload and
+    order).  When the data cannot separate b and c, fits what they can:
+    only c if minflt does not vary, only b if fa_mapped does not, their
+    combination if they move together; d only where majflt moves apart
+    from them.  c_from: the workloads whose fa_mapped moves apart from
+    their minflt (and majflt), which are what tell c from b."""
     res = {"what": what, "runs": len(rows)}
     wls = sorted({r["workload"] for r in rows})
     y = np.array([r["ns"] for r in rows], float)
@@ -369,7 +474,8 @@ def cost_model(st, label, rows, what):
         means = np.bincount(wi, x) / np.bincount(wi)
         return x - means[wi]
 
-    mc, fc = within(m), within(f)
+    mj = np.array([r["majflt"] for r in rows], float)
+    mc, fc, jc = within(m), within(f), within(mj)
     vm, vf = varies(mc, m), varies(fc, f)
     if len({r["order"] for r in rows}) < 2:
         # The levers are the orders; a rep's wiggle is no experiment.
@@ -397,6 +503,23 @@ def cost_model(st, label, rows, what):
             res["note"] = "minflt does not vary: b not identifiable"
         if not vf:
             res["note"] = "fa_mapped does not vary: c not identifiable"
+    if "c" in names:
+        res["c_from"] = []
+        for wl in dict.fromkeys(r["workload"] for r in rows):
+            i = wls.index(wl)
+            on = wi == i
+            lev = [v[on] for v, ok in ((mc, vm), (jc, varies(jc, mj))) if ok]
+            if varies(fc[on], f[on]) and own(fc[on], lev):
+                res["c_from"].append(wl)
+    if varies(jc, mj):
+        # A major fault's read costs far more than a minor fault, but
+        # majflt that only follows minflt or fa_mapped adds no lever.
+        if own(jc, [within(c) for c in cols]):
+            cols.append(mj)
+            names.append("d")
+        else:
+            res["note"] = ((res.get("note") + "; ") if res.get("note") else "") + \
+                "majflt moves with minflt or fa_mapped: d not identifiable"
     x = np.column_stack([dummies] + cols)
     # Scale the columns: counts and instructions differ by 1e4.
     xs = np.abs(x).max(axis=0)
@@ -453,10 +576,11 @@ def cost_model(st, label, rows, what):
 
 
 def cost_text(res, u):
-    # b, c, or their combination (b - c, ...), which is per fault.
-    names = [n for n in res if n == "c" or n == "b" or n.startswith("b ")]
+    # b, c, d, or their combination (b - c, ...), which is per fault.
+    per = {"c": "page", "d": "major fault"}
+    names = [n for n in res if n in ("b", "c", "d") or n.startswith("b ")]
     parts = [f"{n} = {res[n][0]:,.0f} [{res[n][1]:,.0f}, {res[n][2]:,.0f}] "
-             f"{u['raw']} per {'page' if n == 'c' else 'fault'}" for n in names]
+             f"{u['raw']} per {per.get(n, 'fault')}" for n in names]
     body = "; ".join(parts)
     note = res.get("note")
     if not parts:
@@ -476,13 +600,27 @@ def crosscheck(runs):
     Rss is summed over their mappings, so fa_mapped <= Rss <= fa_calls +
     fa_mapped.  The same bounds hold cold (@ext4-cold): a fault on a page
     that readahead is still reading waits and is retried, and faults
-    around again.  Returns the runs checked and the disagreements."""
+    around again.  exec and dynexec have no Rss, but a program start
+    faults on cached text and libraries, so at every order above 0 some
+    pages must have been mapped ahead: fa_mapped 0 there is fault-around
+    not running (as a kernel state bug once had it at every order).
+    Returns the runs checked and the disagreements."""
     done, bad = [], []
     for r in runs:
-        if not checked(r["workload"]) or r["fa_calls"] < 0:
+        if r["fa_calls"] < 0:
+            continue
+        calls, fa, rss = r["fa_calls"], r["fa_mapped"], r["mapped"]
+        if r["workload"].partition("@")[0] in EXECS:
+            done.append(r)
+            if r["order"] > 0 and fa <= 0:
+                bad.append(f"{r['label']} boot {r['boot']} {r['workload']} "
+                           f"{who(r['workload'], r['threads'])} "
+                           f"order={r['order']} rep={r['rep']}: fa_mapped "
+                           f"{fa} (fa_calls {calls}): nothing mapped ahead")
+            continue
+        if not checked(r["workload"]):
             continue
         done.append(r)
-        calls, fa, rss = r["fa_calls"], r["fa_mapped"], r["mapped"]
         if r["order"] == 0:
             ok = calls == 0 and fa == 0
         elif r["threads"] == 1 and not r["workload"].endswith("@ext4-cold"):
@@ -572,7 +710,7 @@ class Report:
         self.default = int(given) if given.isdigit() else DEFAULT_ORDER
         self.default_given = given.isdigit()
         self.family = Family()
-        self.st = Stats(rows, self.resamples())
+        self.st = Stats(rows, BOOT_B)
 
     def key(self, w, t, o, setup="sweep", label=None):
         return (label or self.label, setup, w, t, o)
@@ -589,18 +727,6 @@ class Report:
         return list(dict.fromkeys((r["workload"], r["threads"], r["order"])
                                   for r in self.modruns))
 
-    def resamples(self):
-        """B from an upper bound on the marked comparisons (see B_PER_CMP)."""
-        cells = {(r["workload"], r["threads"], r["order"]) for r in self.sweep}
-        m = sum(1 for (w, t, o) in cells if o != self.orders[0]
-                and (w, t, self.orders[0]) in cells)
-        m += 2 * sum(1 for w in self.workloads if w != CONTROL) \
-            if len(self.orders) > 1 else 0
-        m += 2 * len(self.mod_cells())
-        have = {(r["workload"], r["threads"], r["order"]) for r in self.base}
-        m += len(cells & have)
-        return max(B_MIN, -(-B_PER_CMP * m // 1000) * 1000)
-
     # -- computing --
 
     def table(self, w, t):
@@ -610,8 +736,12 @@ class Report:
         for o in cols:
             k = self.key(w, t, o)
             c = {f: st.median(k, f) for f in
-                 ("minflt", "fa_mapped", "mapped", "ns", "fixed_ns",
+                 ("minflt", "majflt", "fa_mapped", "mapped", "ns", "fixed_ns",
                   "teardown_ns", "pages")}
+            # The median of the sums, not the sum of the medians.
+            c["faults"] = statistics.median(r["minflt"] + r["majflt"]
+                                            for r in st.runs(k))
+            c["major"] = any(r["majflt"] > 0 for r in st.runs(k))
             c["shape"] = st.shape(k)
             c["counters"] = all(r["fa_mapped"] >= 0 for r in st.runs(k))
             med = st.medians(k)
@@ -623,8 +753,11 @@ class Report:
         return tb
 
     def recommend(self, w):
-        """The smallest order that the data cannot tell from the best one,
-        on the geometric mean of the medians over the thread counts."""
+        """The smallest order near the best one, on the geometric mean of
+        the medians over the thread counts: within MIN_EFFECT of it.  Not
+        "its interval includes 1": that takes the largest order whenever
+        the intervals are tight, for gains too small to pay for the pages
+        it maps, and a far smaller one whenever a boot is noisy."""
         st, ts = self.st, self.threads[w]
         cols = [o for o in self.orders
                 if all(st.has(self.key(w, t, o)) for t in ts)]
@@ -635,14 +768,16 @@ class Report:
 
         def vs(o, ref, family=True, conf=CONF):
             c = Cmp(math.exp(lm[o][0] - lm[ref][0]),
-                    np.exp(lm[o][1] - lm[ref][1]), st.nres, conf)
+                    np.exp(lm[o][1] - lm[ref][1]),
+                    st.p([self.key(w, t, o) for t in ts],
+                         [self.key(w, t, ref) for t in ts]), conf)
             return self.family.add(c) if family else c
 
         to_best = {o: vs(o, best, False) for o in cols}
-        rec = next((o for o in cols if to_best[o].includes(1.0)), best)
+        near = [o for o in cols if to_best[o].est < 1 + MIN_EFFECT]
+        rec = near[0]	# best itself is near
         res = {"workload": w, "threads": ts, "best": best, "recommended": rec,
-               "to_best": to_best[rec], "indistinguishable":
-               [o for o in cols if to_best[o].includes(1.0)]}
+               "to_best": to_best[rec], "near_best": near}
         if rec != cols[0]:
             res["to_base"] = vs(rec, cols[0])
         res["base"] = cols[0]
@@ -652,7 +787,7 @@ class Report:
         for t in ts:
             pages[t] = {o: (st.median(self.key(w, t, o), "mapped"),
                             st.median(self.key(w, t, o), "fa_mapped"))
-                        for o in {rec, self.default} if o in cols}
+                        for o in sorted({rec, best, self.default}) if o in cols}
         res["pages"] = pages
         return res
 
@@ -668,12 +803,20 @@ class Report:
                 if st.has(k) and st.has(kb):
                     cmps.append((t, o, st.ratio(k, kb, conf=AB_CONF)))
         if not cmps:
-            return {"holds": None, "cmps": []}
-        holds = all(c.lo >= 1 - AB_MARGIN and c.hi <= 1 + AB_MARGIN
-                    for _, _, c in cmps)
+            return {"holds": None, "verdict": None, "cmps": []}
+        inside = [c for _, _, c in cmps
+                  if c.lo >= 1 - AB_MARGIN and c.hi <= 1 + AB_MARGIN]
+        # Moving takes an interval wholly outside the margin: one that
+        # only excludes 1 may be a change too small to count, and with
+        # this many unadjusted intervals one in ten excludes 1 by chance.
+        moved = [c for _, _, c in cmps
+                 if c.lo > 1 + AB_MARGIN or c.hi < 1 - AB_MARGIN]
+        said = ("moves" if moved else "holds" if len(inside) == len(cmps)
+                else "inconclusive")
         worst = max(cmps, key=lambda x: max(abs(math.log(x[2].lo)),
                                             abs(math.log(x[2].hi))))
-        return {"holds": holds, "cmps": cmps, "worst": worst}
+        return {"holds": said == "holds", "verdict": said, "cmps": cmps,
+                "inside": len(inside), "moved": len(moved), "worst": worst}
 
     def modcost(self):
         """Each module setup against mod-off: HL ratio with its exact
@@ -782,9 +925,19 @@ class Report:
             "a kernel's boots are drawn jointly for all its orders and setups "
             "(they ran interleaved in the same boots), independently between "
             "kernels.",
-            "p = 2 min(P(ratio <= 1), P(ratio >= 1)) over the resamples, "
-            f"at least 1/B; B is {B_MIN:,} or {B_PER_CMP} per comparison, "
-            "whichever is larger, so that p's floor can survive Holm.",
+            "The bootstrap gives the intervals only.  p, two-sided, comes "
+            "from a boot-stratified t-test on logs: every boot ran every "
+            "order (shuffled within each repetition), so log figure ~ boot "
+            "+ [order == new] is fitted by least squares over the runs of "
+            "the two orders, and p is that of the t of the order's "
+            "coefficient on the residual degrees of freedom (a recommended "
+            "order against order 0 or the default: a stratum per boot and "
+            "thread count; the module cost: the setup against mod-off, "
+            "likewise).  With no spread at all, p = 1 for equal figures and "
+            "0 for different ones given 3 runs a side; with fewer than 2 "
+            "residual degrees of freedom there is no p and no '*'.  The A/B's "
+            "kernels ran in different boots: there p comes from Welch's "
+            "t-test on the logs of the boots' medians.",
             f"%chg = (new - baseline) / baseline; baseline = order "
             f"{self.orders[0]} unless stated: negative means fewer faults, "
             f"fewer pages or a smaller figure.",
@@ -797,11 +950,15 @@ class Report:
         if any(len(b) == 1 for b in st.boots.values()):
             one = [label for label, b in st.boots.items() if len(b) == 1]
             text.append(f"Only one boot of {', '.join(one)}: its intervals "
-                        "are within-boot only (no boot-to-boot variation).")
+                        "and p-values are within-boot only (no boot-to-boot "
+                        "variation).")
         for t in text:
             out += para(t, "  ")
         out += para(
-            "Rows: minor faults = the measured work's faults; fa-mapped = "
+            "Rows: minor faults = the measured work's faults (with major "
+            "faults, where any run has one: the faults that had to read, "
+            "and their sum with the minor ones, whose %chg is the one to "
+            "read); fa-mapped = "
             "/proc/vmstat fault_around_mapped over the run (pages mapped "
             "ahead besides the faulting ones); pages mapped (Rss) = the "
             "measured mappings' Rss (mmap-pread: summed over its tasks' "
@@ -841,13 +998,26 @@ class Report:
 
         row("order", [f"{o} (baseline)" if o == base else str(o) for o in cols])
         get = {o: cells[o] for o in cols}
-        row("minor faults", [fmt_int(get[o]["minflt"]) for o in cols])
-        b0 = get[cols[0]]["minflt"]
         many = len(cols) > 1
+
+        def chg(field):
+            b0 = get[cols[0]][field]
+            return ["" if o == cols[0] or not b0 else
+                    f"{(get[o][field] - b0) / b0 * 100:+.2f}%" for o in cols]
+
+        row("minor faults", [fmt_int(get[o]["minflt"]) for o in cols])
+        # A cold file's faults are part major: a fault that reads is not
+        # a minor one, so the minor faults alone can fall as reads move
+        # into major faults, and the sum is what fault-around saves.
+        major = any(get[o]["major"] for o in cols)
         if many:
-            row("  %chg minor faults", [
-                "" if o == cols[0] or not b0 else
-                f"{(get[o]['minflt'] - b0) / b0 * 100:+.2f}%" for o in cols])
+            row("  %chg minor faults only" if major else "  %chg minor faults",
+                chg("minflt"))
+        if major:
+            row("major faults", [fmt_int(get[o]["majflt"]) for o in cols])
+            row("faults (minor+major)", [fmt_int(get[o]["faults"]) for o in cols])
+            if many:
+                row("  %chg faults", chg("faults"))
         if all(get[o]["counters"] for o in cols):
             row("fa-mapped pages", [fmt_int(get[o]["fa_mapped"]) for o in cols])
         if any(get[o]["mapped"] for o in cols):
@@ -873,28 +1043,66 @@ class Report:
 
     def render_costs(self, fits, pooled, out):
         u = self.u
-        out += para(f"Cost model: figure = a + b * minflt + c * fa_mapped, "
-                    f"least squares over all runs of all orders of a workload "
-                    f"and thread count (b: {u['raw']} per minor fault, c: "
-                    f"{u['raw']} per page mapped ahead), 95% intervals from a "
+        out += para(f"Cost model: figure = a + b * minflt + c * fa_mapped "
+                    f"(+ d * majflt where the major faults vary apart from "
+                    f"them), least squares over all runs of all orders of a "
+                    f"workload and thread count (b: {u['raw']} per minor "
+                    f"fault, c: {u['raw']} per page mapped ahead, d: "
+                    f"{u['raw']} per major fault), 95% intervals from a "
                     f"hierarchical case bootstrap ({COST_B:,} resamples: "
                     "boots, then runs within each boot and order; not OLS "
                     "standard errors).  Where the data cannot separate b and "
                     "c, the line says so and gives what they do show; the "
                     "pooled fits share b and c over the workloads, with an "
-                    "intercept each.")
+                    "intercept each; c comes from the workloads whose "
+                    "fa_mapped moves apart from their minflt (c from ...), "
+                    "and a workload whose own c has an interval that "
+                    "excludes the pooled c is named.")
         for res in fits:
             out.append(f"  {res['what']}: {cost_text(res, u)}")
         for res in pooled:
+            extra = self.pooled_notes(res, fits)
             out.append(f"  {res['what']} ({', '.join(res['workloads'])}): "
-                       f"{cost_text(res, u)}")
+                       f"{cost_text(res, u)}"
+                       + "".join(f"; {e}" for e in extra))
         out.append("")
+
+    @staticmethod
+    def differ(res, fits):
+        """The workloads of a pooled fit whose own c (same thread count)
+        has an interval that excludes the pooled c: one c does not fit
+        them all."""
+        if "c" not in res:
+            return []
+        return [f["workload"] for f in fits
+                if f.get("threads") == res["threads"] and "c" in f
+                and f["workload"] in res["workloads"]
+                and not f["c"][1] <= res["c"][0] <= f["c"][2]]
+
+    def pooled_notes(self, res, fits, short=False):
+        """Where a pooled fit's c comes from, and whether the workloads'
+        own fits agree with it."""
+        said = []
+        if "c_from" in res:
+            said.append(f"c from {', '.join(res['c_from'])}" if res["c_from"]
+                        else "c from no workload alone (only the workloads' "
+                        "different slopes of fa_mapped on minflt)")
+        bad = self.differ(res, fits)
+        if bad:
+            said.append("per-workload fits differ: see above" if short else
+                        f"own c excludes the pooled c: {', '.join(bad)}")
+        return said
 
     def render_recs(self, recs, out):
         out += para(f"Recommendations: best = the smallest figure (geometric "
                     f"mean of the medians over the thread counts); "
-                    f"recommended = the smallest order whose ratio to the best "
-                    f"has a {CONF:.0%} interval that includes 1.")
+                    f"recommended = the smallest order near the best: its "
+                    f"ratio to the best is below {1 + MIN_EFFECT:g} (the "
+                    f"{MIN_EFFECT:.0%} minimum effect), with that ratio's "
+                    f"{CONF:.0%} interval.  Then the pages that the "
+                    "recommended order maps against the best and the default "
+                    "order (Rss, or fa-mapped where there is no Rss), the "
+                    "memory that a larger order costs.")
         for rec in recs:
             out.append("  " + self.rec_line(rec))
         out.append("")
@@ -906,14 +1114,15 @@ class Report:
             return f"{w}: no recommendation ({rec['note']})"
         best, o = rec["best"], rec["recommended"]
         s = f"{w}: best order {best}, recommend {o}"
-        same = ", ".join(map(str, rec["indistinguishable"]))
-        if len(rec["indistinguishable"]) == 1:
-            s += " (no other order is indistinguishable from the best)"
+        same = ", ".join(map(str, rec["near_best"]))
+        if len(rec["near_best"]) == 1:
+            s += " (no other order is near the best)"
         elif o == best:
-            s += f" (indistinguishable from the best: {same})"
+            s += f" (near the best: {same})"
         else:
-            s += (f" (to the best {rec['to_best'].ratio_text()}; "
-                  f"indistinguishable from the best: {same})")
+            c = rec["to_best"]
+            s += (f" (to the best {c.ratio_text()} {c.chg():+.2f}%; "
+                  f"near the best: {same})")
         if "to_base" in rec:
             s += f"; vs order {rec['base']} {rec['to_base'].text()}"
         else:
@@ -926,22 +1135,41 @@ class Report:
             s += f"; default order {self.default} not swept"
         pages = self.rec_pages(rec)
         if pages:
-            s += f"; pages mapped at {o} vs {self.default}: {pages}"
+            s += f"; pages mapped: {pages}"
         return s
 
-    def rec_pages(self, rec):
-        """Pages mapped at the recommended order vs the default one, per
-        thread count: Rss, or where there is none (exec), fa-mapped; once
-        if every thread count has the same."""
-        w, o, bits = rec["workload"], rec["recommended"], {}
+    def rec_pages(self, rec, short=False):
+        """Pages mapped at the recommended order vs the best and the
+        default one, per thread count: Rss, or where there is none (exec),
+        fa-mapped; once if every thread count has the same.  short: the
+        numbers only, rec/best/default, for the summary."""
+        w, bits = rec["workload"], {}
+        # The orders in the order rec, best, default; one that is two of
+        # them is named once.
+        named = {}
+        for name, o in (("rec", rec["recommended"]), ("best", rec["best"]),
+                        ("default", self.default)):
+            named.setdefault(o, []).append(name)
+        if len(named) < 2:
+            return ""
         for t, by in rec["pages"].items():
-            r, d = by.get(o), by.get(self.default)
-            if r is None or d is None or o == self.default:
+            if any(o not in by for o in named):
+                continue	# the default order was not swept
+            vals = [by[o] for o in named]
+            if any(v[0] for v in vals):
+                kind, i = "Rss", 0
+            elif all(v[1] >= 0 for v in vals):
+                kind, i = "fa-mapped", 1
+            else:
                 continue
-            if r[0] or d[0]:
-                bits[t] = f"Rss {fmt_int(r[0])} vs {fmt_int(d[0])}"
-            elif r[1] >= 0 and d[1] >= 0:
-                bits[t] = f"fa-mapped {fmt_int(r[1])} vs {fmt_int(d[1])}"
+            if short:
+                bits[t] = f"{kind} " + "/".join(
+                    fmt_int(by[o][i]) for o in (rec["recommended"],
+                                                rec["best"], self.default))
+            else:
+                bits[t] = f"{kind} " + " vs ".join(
+                    f"{fmt_int(by[o][i])} at {o} ({'/'.join(n)})"
+                    for o, n in named.items())
         if len(set(bits.values())) == 1:
             return bits.popitem()[1]
         return ", ".join(f"{b} ({who(w, t)})" for t, b in bits.items())
@@ -949,27 +1177,24 @@ class Report:
     def control_line(self, ctl):
         if ctl is None:
             return f"no {CONTROL} runs: no control"
-        if ctl["holds"] is None:
+        if ctl["verdict"] is None:
             return f"{CONTROL}: only one order: no control"
         t, o, c = ctl["worst"]
         worst = (f"{fmt_ratio(c.est)} [{fmt_ratio(c.lo)}, "
                  f"{fmt_ratio(c.hi)}] at order {o}, {who(CONTROL, t)}")
-        if ctl["holds"]:
-            return (f"{CONTROL}: control holds: every order within "
-                    f"+-{AB_MARGIN:.0%} of order {self.orders[0]} "
-                    f"({AB_CONF:.0%} CIs; worst interval: {worst})")
-        cmps = ctl["cmps"]
-        out = [c for _, _, c in cmps
-               if c.lo < 1 - AB_MARGIN or c.hi > 1 + AB_MARGIN]
-        moved = [c for c in out if c.lo > 1 or c.hi < 1]
-        # Moving needs an interval that excludes 1; a wide one only says
-        # that the runs are too few to show the control holds.
-        said = ("control MOVES" if moved else
-                "control inconclusive (too few runs to show it holds)")
-        return (f"{CONTROL}: {said}: {len(out)} of {len(cmps)} "
-                f"{AB_CONF:.0%} CIs reach outside +-{AB_MARGIN:.0%} of order "
-                f"{self.orders[0]}, {len(moved)} of them exclude 1 "
-                f"(worst interval: {worst})")
+        n, m = len(ctl["cmps"]), f"+-{AB_MARGIN:.0%}"
+        what = (f"{n} {AB_CONF:.0%} CIs checked (unadjusted; every order "
+                f"against order {self.orders[0]}, per thread count)")
+        if ctl["verdict"] == "holds":
+            return (f"{CONTROL}: control holds: {what}, all inside {m} "
+                    f"(worst interval: {worst})")
+        if ctl["verdict"] == "moves":
+            return (f"{CONTROL}: control MOVES: {what}, {ctl['moved']} "
+                    f"wholly outside {m} (worst interval: {worst})")
+        # Neither: intervals too wide to show it holds, none clear of it.
+        return (f"{CONTROL}: control inconclusive: {what}, {ctl['inside']} "
+                f"inside {m}, none wholly outside (too few runs to show it "
+                f"holds; worst interval: {worst})")
 
     def render_mod(self, mods, out):
         boots = sorted({r["boot"] for r in self.modruns})
@@ -983,7 +1208,8 @@ class Report:
                     f"{1 + AB_MARGIN:.2f}], 'differs from 1' when it excludes "
                     f"1, 'costs at most +{AB_MARGIN:.0%}' when only its top "
                     "is inside; then the bootstrap ratio of medians with its "
-                    f"{CONF:.0%} interval and %chg.")
+                    f"{CONF:.0%} interval and %chg, marked from the "
+                    "boot-stratified t-test on logs against mod-off.")
         for m in mods:
             est, lo, hi = m["hl"]
             hl = (f"{est:.4f}" if lo is None else
@@ -1009,7 +1235,10 @@ class Report:
         out += para("runs: the same over all runs pooled (ignores "
                     "boot-to-boot variation: within-boot precision only); per "
                     "boot: the ratio of each boot's medians; bootstrap: the "
-                    f"ratio of medians with its {CONF:.0%} interval and %chg.",
+                    f"ratio of medians with its {CONF:.0%} interval and %chg, "
+                    "marked from Welch's t-test on the logs of the boots' "
+                    "medians (the boot is the unit: the kernels ran in "
+                    "different boots).",
                     "  ")
         for a in abl:
             est, lo, hi = a["boots"]
@@ -1030,18 +1259,23 @@ class Report:
     def render_summary(self, recs, fits, pooled, ctl, cross, mods, abl):
         u, out = self.u, ["Summary", "======="]
         out += para(f"Figure: {u['name']}, printed as '{u['unit']}'; ratios "
-                    f"of medians with {CONF:.0%} bootstrap intervals, marked "
-                    "as in the header.")
+                    f"of medians with {CONF:.0%} percentile-bootstrap "
+                    "intervals; marks from Holm-adjusted boot-stratified "
+                    "t-tests on logs (A/B: Welch's on the boots' medians), as "
+                    "in the header.")
         if len(self.orders) < 2:
             out.append(f"Orders: only order {self.orders[0]} was run: no "
                        "recommendation.")
         if recs:
-            out.append("Orders: best = the smallest figure; rec = the smallest "
-                       "order not distinguishable from the best.")
+            out += para(f"Orders: best = the smallest figure (geometric mean "
+                        f"over the thread counts); rec = the smallest order "
+                        f"whose ratio to the best is below "
+                        f"{1 + MIN_EFFECT:g}; pages mapped at rec/best/default.")
             d = self.default
             out.append(f"  {'workload':26}{'best':>5}{'rec':>5}  "
                        f"{'rec / order ' + str(self.orders[0]):36}"
-                       f"{'rec / default ' + str(d):36}pages mapped, rec vs {d}")
+                       f"{'rec / default ' + str(d):36}"
+                       f"pages mapped, rec/best/default {d}")
             for rec in recs:
                 w = rec["workload"]
                 if "note" in rec:
@@ -1055,7 +1289,7 @@ class Report:
                             rec["recommended"] == d else "not swept")
                 out.append(f"  {w:26}{rec['best']:>5}{rec['recommended']:>5}  "
                            f"{cell('to_base'):36}{cell('to_default'):36}"
-                           f"{self.rec_pages(rec) or '-'}")
+                           f"{self.rec_pages(rec, short=True) or '-'}")
         out.append("Control: " + self.control_line(ctl))
         shown = [r for r in pooled if "b" in r or "c" in r]
         if not shown:
@@ -1066,8 +1300,11 @@ class Report:
                    "Cost model: no fit separates b and c (see above)" if fitted
                    else "Cost model: no fit (see above)")
         for res in shown:
-            out.append(f"  {res['what']}: {cost_text(res, u)}")
-        out.append("Cross-check of the counters against Rss: " + cross)
+            extra = (self.pooled_notes(res, fits, True)
+                     if any(res is p for p in pooled) else [])
+            out.append(f"  {res['what']}: {cost_text(res, u)}"
+                       + "".join(f"; {e}" for e in extra))
+        out.append(f"{CROSS}: {cross}")
         if mods:
             out.append(f"Module cost at order {mods[0]['order']} (Hodges-Lehmann"
                        f" {AB_CONF:.0%} verdicts, workload/threads):")
@@ -1283,13 +1520,13 @@ def main():
                      {r["workload"] for r in done})
     if not done:
         cross = ("not run (no fault_around counters in /proc/vmstat, or no "
-                 "run of seq, rand, sparse, mmap-pread-*)")
+                 "run of seq, rand, sparse, mmap-pread-*, exec, dynexec)")
     elif bad:
         cross = f"{len(bad)} of {len(done):,} runs DISAGREE"
     else:
         cross = (f"all {len(done):,} runs of "
                  f"{', '.join(dict.fromkeys(r['workload'] for r in done))} agree")
-    out.append(f"Cross-check of the counters against Rss: {cross}"
+    out.append(f"{CROSS}: {cross}"
                + (f" (not checked: {', '.join(skipped)})" if skipped else "")
                + (":" if bad else "."))
     out += ["  " + b for b in bad]
@@ -1336,7 +1573,8 @@ def main():
         "report": out, "plots": [p for p in pngs if p], "summary": summary})
     print("\n".join(out))
     if bad:
-        sys.exit("bench-report: the fault-around counters disagree with Rss")
+        sys.exit("bench-report: the fault-around counters disagree with Rss, "
+                 "or exec/dynexec mapped nothing ahead")
 
 
 def write_json(path, doc):
@@ -1370,7 +1608,12 @@ def machine_summary(rep, recs, fits, pooled, ctl, done, bad, mods, abl):
         return None if x is None or x != x else x
 
     out = {"bootstrap": {"resamples": rep.st.nres, "seed": SEED, "conf": CONF,
-                         "comparisons_holm": len(rep.family.cmps),
+                         "intervals": "percentile bootstrap",
+                         "p_values": "boot-stratified t-test on logs; A/B: "
+                         "Welch t-test on the boots' median logs",
+                         "comparisons_holm": rep.family.m,
+                         "comparisons_without_p": len(rep.family.cmps)
+                         - rep.family.m,
                          "alpha": ALPHA, "min_effect": MIN_EFFECT},
            "default_order": rep.default, "baseline_order": rep.orders[0],
            "recommendation": {}, "cost_model": [], "ab": [], "module_cost": []}
@@ -1387,6 +1630,10 @@ def machine_summary(rep, recs, fits, pooled, ctl, done, bad, mods, abl):
                                  | {"unit": rep.u["raw"]})
     if ctl is not None:
         out["control"] = {"workload": CONTROL, "holds": ctl["holds"],
+                          "verdict": ctl["verdict"],
+                          "intervals": len(ctl["cmps"]),
+                          "inside": ctl.get("inside"),
+                          "outside": ctl.get("moved"),
                           "margin": AB_MARGIN, "conf": AB_CONF}
         if ctl.get("worst"):
             t, o, c = ctl["worst"]

@@ -8,8 +8,9 @@
 #   ORDERS=all (0 to a page table) or a list; REPS=3 (per boot); BOOTS=3
 #   WORKLOADS="seq rand sparse mmap-pread-seq ..." (see WORKLOADS below;
 #          name@state picks a page-cache state, see sweep.sh)
-#   THREADS="1 2"  MIB=62  (by default sweep.sh picks them: the guest's
-#                          CPUs, 1/16 of its memory; the report says which)
+#   THREADS=1 (thread workloads), TASKS="1 2" (mmap-pread-*), MIB=60 (by
+#          default sweep.sh picks TASKS and MIB: 1 and the guest's CPUs,
+#          1/16 of its memory; the report says which)
 #   CLOCK=icount (the figure counts guest instructions) or CLOCK=wall
 #   MODCOST=1 also measures mod_faultaround (not loaded, idle, 256 overrides)
 #   AB=1 compares the patched kernel with the unpatched base, both built
@@ -58,13 +59,14 @@ fi
 ORDERS=${ORDERS:-all}
 REPS=${REPS:-3}
 BOOTS=${BOOTS:-3}
-THREADS=${THREADS:-auto}
+THREADS=${THREADS:-1}
+TASKS=${TASKS:-auto}
 MIB=${MIB:-auto}
 WORKLOADS=$(echo ${WORKLOADS:-$WORKLOADS_ALL})
 CLOCK=${CLOCK:-icount}
 MODCOST=${MODCOST:-0}
 mkdir -p "$out"
-rm -f "$out"/runs-*.csv
+rm -f "$out"/runs-*.csv "$out"/*.png "$out"/*.dat
 [ "${NATIVE:-0}" != 1 ] || CLOCK=native
 
 case $CLOCK in
@@ -83,14 +85,18 @@ commit=$(git -C "$TOP" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 sizes= default_order= knob=
 csv_list() { echo "$*" | tr ' ' ,; }
 # progress <boots before> <boots>: the guest's progress lines with an ETA
-# by the host's clock (the guest's runs on instructions).
+# by the host's clock (the guest's runs on instructions), and the guest
+# clock's figure in its unit.
 progress() {
-	local line n total eta
+	local line n total eta unit=ns
+	[ "$CLOCK" != icount ] || unit=insn
 	while IFS= read -r line; do
 		[[ $line =~ ^\[([0-9]+)/([0-9]+)\] ]] || continue
 		n=$(( $1 * BASH_REMATCH[2] + BASH_REMATCH[1] ))
 		total=$(( $2 * BASH_REMATCH[2] ))
 		eta=$(( (SECONDS - bench_start) * (total - n) / n ))
+		[[ $line =~ ^(.*)\ clock\ ([0-9]+)\ ns$ ]] &&
+			line="${BASH_REMATCH[1]} ${BASH_REMATCH[2]} $unit ($CLOCK)"
 		printf '%s (boot %d/%d, ETA %dm%02ds)\n' "$line" $(( $1 + 1 )) "$2" \
 			$((eta / 60)) $((eta % 60)) >&2
 	done
@@ -119,7 +125,7 @@ sweep() {
 	# lines), between runs: RCU would report each jump as a stall.
 	QEMU_TIMEOUT=${QEMU_TIMEOUT:-3600} "$TOP/scripts/qemu-run.sh" "$kernel" "$initrd" \
 		"bench-$name" rcupdate.rcu_cpu_stall_suppress=1 fa.mode=bench fa.orders="$(csv_list $ORDERS)" \
-		fa.reps="$REPS" fa.threads="$(csv_list $THREADS)" \
+		fa.reps="$REPS" fa.threads="$(csv_list $THREADS)" fa.tasks="$(csv_list $TASKS)" \
 		fa.workloads="$(csv_list $WORKLOADS)" fa.mib="$MIB" \
 		fa.modcost="$modcost" >&2 &
 	qemu=$!
@@ -143,10 +149,14 @@ native() {
 	mkdir -p "$bin"
 	gcc -static -O2 -Wall -Wextra -Werror -pthread -o "$bin/fa-bench" "$TOP/tests/bench/fa-bench.c"
 	gcc -O2 -Wall -Wextra -Werror -pthread -o "$bin/fa-bench-dyn" "$TOP/tests/bench/fa-bench.c"
-	rm -f "$bin/ext4.img"
-	/sbin/mke2fs -q -F -t ext4 -E lazy_itable_init=0,lazy_journal_init=0 "$bin/ext4.img" 128M >/dev/null
 	[ "$(id -u)" = 0 ] || log "not root: the order cannot be set and ext4 and huge tmpfs cannot be mounted"
-	sh "$TOP/tests/bench/sweep.sh" -o "$ORDERS" -r "$REPS" -t "$THREADS" \
+	# The ext4 image holds the file: memory/16, as sweep.sh picks it.
+	[ "$MIB" != auto ] ||
+		MIB=$(awk '/^MemTotal:/ { print int($2 / 1024 / 16 / 2) * 2 }' /proc/meminfo)
+	rm -f "$bin/ext4.img"
+	/sbin/mke2fs -q -F -t ext4 -E lazy_itable_init=0,lazy_journal_init=0 \
+		"$bin/ext4.img" $((MIB + MIB / 8 + 32))M >/dev/null
+	sh "$TOP/tests/bench/sweep.sh" -o "$ORDERS" -r "$REPS" -t "$THREADS" -T "$TASKS" \
 		-w "$WORKLOADS" -m "$MIB" -b "$bin/fa-bench" -x "$bin/fa-bench-dyn" \
 		-e "$bin/ext4.img" -d "$(mktemp -d -p /dev/shm)" \
 		> "$out/runs-native.csv" 2> >(tee "$out/sweep-native.log" |

@@ -21,8 +21,9 @@
  *                   read one page per page table (-P PTEs), unmap
  *   mmap-pread-seq, mmap-pread-rand
  *                   vm-scalability's cases: each worker is a process that
- *                   maps the whole file and reads all of it, in order or
- *                   at random as rand
+ *                   maps the whole file and reads all of it in order, or
+ *                   (rand) as many words as the file has, each at random,
+ *                   as usemem --random does: every page is read
  *   anon            the control: threads write one word per page of their
  *                   share of an anonymous mapping, which no order touches
  *   exec            the threads start a static no-op (this program) -n
@@ -62,6 +63,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -244,9 +246,17 @@ static void work(unsigned int id, char *map)
 			sink += read_page(map + i * page_size);
 			break;
 		case RAND:
-		case PREAD_RAND:
 			sink += read_page(map + next_rand(&s) % npages * page_size);
 			break;
+		case PREAD_RAND: {
+			const unsigned long *w = (const unsigned long *)map;
+			size_t k, words = file_size / sizeof(*w);
+
+			/* A page's worth of random words per page. */
+			for (k = 0; k < page_size / sizeof(*w); k++)
+				sink += w[next_rand(&s) % words];
+			break;
+		}
 		case SPARSE:
 			sink += read_page(map + i * ptes * page_size);
 			break;
@@ -298,6 +308,22 @@ static void worker(unsigned int id, char **shared_map)
 }
 
 static char *main_map;
+
+/* A worker process that fails would leave the others on the barrier. */
+static void on_child(int sig)
+{
+	siginfo_t info = { 0 };
+
+	(void)sig;
+	if (!waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) &&
+	    info.si_pid && (info.si_code != CLD_EXITED || info.si_status)) {
+		static const char msg[] = "fa-bench: a worker process failed\n";
+
+		if (write(2, msg, sizeof(msg) - 1) < 0)
+			_exit(1);
+		_exit(1);
+	}
+}
 
 /* From the first worker's start to the last one's end. */
 static unsigned long long span(void)
@@ -381,7 +407,7 @@ int main(int argc, char **argv, char **envp)
 	unsigned long long t0, t_ready, work_ns = 0, down_ns = 0, t, fixed;
 	const char *dir = "/tmp", *w = NULL, *file = NULL;
 	struct fa_counters fa_before, fa_after;
-	int vmstat = open("/proc/vmstat", O_RDONLY);
+	int vmstat;
 	long minflt = 0, majflt = 0, mapped = 0;
 	unsigned int held = 0, i, pass;
 	struct rusage ca, cb;
@@ -412,6 +438,7 @@ int main(int argc, char **argv, char **envp)
 	}
 	if (w && !strcmp(w, "noop"))
 		return 0;	/* the program that exec starts */
+	vmstat = open("/proc/vmstat", O_RDONLY);
 	if (held)
 		hold(held, dir);
 	if (do_create)
@@ -481,6 +508,8 @@ int main(int argc, char **argv, char **envp)
 	tids = calloc(nworkers, sizeof(*tids));
 	pids = calloc(nworkers, sizeof(*pids));
 	procs = workload == PREAD_SEQ || workload == PREAD_RAND;
+	if (procs)
+		signal(SIGCHLD, on_child);
 	t0 = now_ns();
 	for (i = 0; i < nworkers; i++) {
 		if (!procs) {
@@ -543,8 +572,8 @@ int main(int argc, char **argv, char **envp)
 			majflt += sh->majflt[i];
 			mapped += sh->rss[i];
 		}
-		pages = workload == SPARSE ? passes * (file_size / pt_span) :
-			procs ? nworkers * npages : npages;
+		pages = passes * (workload == SPARSE ? file_size / pt_span :
+				  procs ? nworkers * npages : npages);
 	}
 	printf("%ld %ld %llu %zu %ld %lld %lld %llu %llu\n", minflt, majflt,
 	       work_ns + down_ns, pages, mapped,

@@ -6,14 +6,15 @@
 # guest (busybox sh) and natively as root.  Prints CSV on stdout, a
 # progress line per run on stderr.
 #
-#   sweep.sh [-o "0 1 2 ..."|all] [-r 3] [-t "1 2"] [-w "seq rand ..."]
+#   sweep.sh [-o "0 1 2 ..."|all] [-r 3] [-t "1"] [-T "1 2"] [-w "seq rand ..."]
 #            [-m MiB] [-b fa-bench] [-x dynamic program] [-e ext4 image]
 #            [-d tmpdir] [-k mod_faultaround.ko]
 #
 # -o all (the default) is every order the kernel accepts, 0 to a page
-# table.  By default the file is 1/16 of the memory (a multiple of 2 MiB)
-# and the worker counts are the powers of two below the number of CPUs,
-# and that number.
+# table.  By default the file is 1/16 of the memory (a multiple of 2 MiB).
+# -t are the thread counts of the thread workloads (1), -T the process
+# counts of mmap-pread-* (by default the powers of two below the number
+# of CPUs, and that number: 1 task and N, as vm-scalability runs them).
 #
 # A workload (fa-bench -w) reads a file in the page-cache state after its
 # "@": @tmpfs (the default: warm, all of it in the page cache), @huge
@@ -32,12 +33,13 @@
 # loaded with 256 overrides on another process's mappings (mod-256),
 # interleaved the same way.  The order runs have setup "sweep".
 
-orders=all reps=3 threads=auto ptes=
+orders=all reps=3 threads=1 tasks=auto ptes=
 workloads="seq rand sparse mmap-pread-seq mmap-pread-rand anon exec dynexec"
 mib=auto bench=fa-bench dyn= image= dir=/tmp ko=
-while getopts o:r:t:w:m:b:x:e:d:k: opt; do
+while getopts o:r:t:T:w:m:b:x:e:d:k: opt; do
 	case $opt in
 	o) orders=$OPTARG ;; r) reps=$OPTARG ;; t) threads=$OPTARG ;;
+	T) tasks=$OPTARG ;;
 	w) workloads=$OPTARG ;; m) mib=$OPTARG ;; b) bench=$OPTARG ;;
 	x) dyn=$OPTARG ;; e) image=$OPTARG ;; d) dir=$OPTARG ;;
 	k) ko=$OPTARG ;; *) exit 2 ;;
@@ -47,11 +49,13 @@ done
 die() { echo "sweep: $*" >&2; exit 1; }
 mem=$(awk '/^MemTotal:/ { print int($2 / 1024) }' /proc/meminfo)
 [ "$mib" != auto ] || mib=$((mem / 16 / 2 * 2))
-if [ "$threads" = auto ]; then
-	cpus=$(grep -c '^processor' /proc/cpuinfo) threads= t=1
-	while [ $t -lt "$cpus" ]; do threads="$threads $t" t=$((t * 2)); done
-	threads=$(echo $threads "$cpus")
+if [ "$tasks" = auto ]; then
+	cpus=$(grep -c '^processor' /proc/cpuinfo) tasks= t=1
+	while [ $t -lt "$cpus" ]; do tasks="$tasks $t" t=$((t * 2)); done
+	tasks=$(echo $tasks "$cpus")
 fi
+# workers <workload>: its thread or task counts.
+workers() { case $1 in mmap-pread-*) echo "$tasks" ;; *) echo "$threads" ;; esac; }
 dbg=/sys/kernel/debug
 page=$(getconf PAGESIZE 2>/dev/null || echo 4096)
 # The knob, and the order now.  Writing back what it reads proves that it
@@ -188,9 +192,12 @@ sync	# the ext4 file clean on its device: a cold run drops and reads it
 n_orders=$(echo $orders | wc -w)
 per_rep=$n_orders
 [ -z "$ko" ] || per_rep=$((n_orders + 3))
-total=$(( $(echo $workloads | wc -w) * $(echo $threads | wc -w) * per_rep * reps ))
+total=0
+for w in $workloads; do
+	total=$((total + $(workers "$w" | wc -w) * per_rep * reps))
+done
 # make bench puts this line in its report.
-echo "sweep: file $mib MiB (memory $mem MiB, page $page bytes), default order $current, orders $orders, workers $threads, $reps repetitions, $total runs" >&2
+echo "sweep: file $mib MiB (memory $mem MiB, page $page bytes), default order $current, orders $orders, threads $threads, tasks $tasks, $reps repetitions, $total runs" >&2
 run=0
 # run1 <setup> <workload> <workers> <order> <rep>: one CSV line.
 run1() {
@@ -206,12 +213,13 @@ run1() {
 		die "fa-bench -w $2 failed"
 	set -- "$@" $out
 	echo "$2,$3,$4,$1,$5,$6,$7,$8,$9,${10},${11},${12},${13},${14}"
-	echo "[$run/$total] $2 workers=$3 order=$4 $1 rep=$5: $6 minor faults, $(($8 / 1000)) us" >&2
+	# The guest clock's ns: under -icount, instructions (bench.sh says so).
+	echo "[$run/$total] $2 workers=$3 order=$4 $1 rep=$5: $6 minor faults, clock $8 ns" >&2
 }
 
 echo "workload,threads,order,setup,rep,minflt,majflt,ns,pages,mapped,fa_calls,fa_mapped,fixed_ns,teardown_ns"
 for w in $workloads; do
-	for t in $threads; do
+	for t in $(workers "$w"); do
 		rep=1
 		while [ $rep -le "$reps" ]; do
 			for o in $(shuffle "$orders"); do
