@@ -58,6 +58,7 @@ fi
 workers() { case $1 in mmap-pread-*) echo "$tasks" ;; *) echo "$threads" ;; esac; }
 dbg=/sys/kernel/debug
 page=$(getconf PAGESIZE 2>/dev/null || echo 4096)
+pt_ptes=$((page / 8))	# fa-bench's guess without -P: a page of pointers
 # The knob, and the order now.  Writing back what it reads proves that it
 # can be written (a locked-down debugfs fails the write, not the test -w).
 knob=none saved= current=-1
@@ -93,7 +94,7 @@ elif [ "$orders" = all ]; then
 	while set_order $(( ${orders##* } + 1 )); do
 		orders="$orders $(( ${orders##* } + 1 ))"
 	done
-	ptes="-P $((1 << ${orders##* }))"
+	pt_ptes=$((1 << ${orders##* })) ptes="-P $((1 << ${orders##* }))"
 fi
 
 # On any exit: the order as it was, no module, no holder, no file.
@@ -176,7 +177,10 @@ for w in $workloads; do
 	case ${w%@*} in
 	exec|anon) ok=1 ;;
 	dynexec) [ -n "$dyn" ] && ok=1 || ok="no dynamic program (-x)" ;;
-	*)	if d=$(state_dir "$state") 2>/dev/null; then
+	*)	span=$(( page * pt_ptes ))	# a page table's bytes
+		if [ "${w%@*}" = sparse ] && [ $((mib << 20)) -lt $span ]; then
+			ok="a $mib MiB file is less than one page table ($((span >> 20)) MiB)"
+		elif d=$(state_dir "$state") 2>/dev/null; then
 			[ -f "$d/fa-bench.file" ] ||
 				$bench -C -f "$d/fa-bench.file" -m "$mib" ||
 				die "cannot write $d/fa-bench.file"
