@@ -175,7 +175,7 @@ for w in $workloads; do
 	state=tmpfs
 	case $w in *@*) state=${w#*@} ;; esac
 	case ${w%@*} in
-	exec|anon) ok=1 ;;
+	exec) ok=1 ;;	# anon too needs the file: its size
 	dynexec) [ -n "$dyn" ] && ok=1 || ok="no dynamic program (-x)" ;;
 	*)	span=$(( page * pt_ptes ))	# a page table's bytes
 		if [ "${w%@*}" = sparse ] && [ $((mib << 20)) -lt $span ]; then
