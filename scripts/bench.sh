@@ -83,6 +83,7 @@ commit=$(git -C "$TOP" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 	commit=$commit-dirty
 
 sizes= default_order= knob=
+declare -A initrds
 csv_list() { echo "$*" | tr ' ' ,; }
 # progress <boots before> <boots>: the guest's progress lines with an ETA
 # by the host's clock (the guest's runs on instructions), and the guest
@@ -117,7 +118,10 @@ sweep() {
 	case $variant in base*|release-p*|*-kunit-m) modcost=0 ;; esac
 	kernel=$("$TOP/scripts/kernel.sh" "$variant" | tail -n1)
 	[ "$modcost" != 1 ] || "$TOP/scripts/module.sh" "$variant" >&2
-	initrd=$("$TOP/scripts/initramfs.sh" "$variant" bench | tail -n1)
+	# One initramfs per kernel for the whole bench, not one per boot.
+	[ -n "${initrds[$variant]:-}" ] ||
+		initrds[$variant]=$("$TOP/scripts/initramfs.sh" "$variant" bench | tail -n1)
+	initrd=${initrds[$variant]}
 	console=$BUILD/boot/bench-$name.console.log
 	rm -f "$console"
 	# Under -icount sleep=off an idle guest's clock jumps to its next
@@ -147,15 +151,15 @@ sweep() {
 native() {
 	local bin=$out/bin
 	mkdir -p "$bin"
-	gcc -static -O2 -Wall -Wextra -Werror -pthread -o "$bin/fa-bench" "$TOP/tests/bench/fa-bench.c"
-	gcc -O2 -Wall -Wextra -Werror -pthread -o "$bin/fa-bench-dyn" "$TOP/tests/bench/fa-bench.c"
+	# shellcheck disable=SC2086 # LAB_CFLAGS is words
+	gcc -static $LAB_CFLAGS -o "$bin/fa-bench" "$TOP/tests/bench/fa-bench.c"
+	# shellcheck disable=SC2086
+	gcc $LAB_CFLAGS -o "$bin/fa-bench-dyn" "$TOP/tests/bench/fa-bench.c"
 	[ "$(id -u)" = 0 ] || log "not root: the order cannot be set and ext4 and huge tmpfs cannot be mounted"
 	# The ext4 image holds the file: memory/16, as sweep.sh picks it.
 	[ "$MIB" != auto ] ||
 		MIB=$(awk '/^MemTotal:/ { print int($2 / 1024 / 16 / 2) * 2 }' /proc/meminfo)
-	rm -f "$bin/ext4.img"
-	/sbin/mke2fs -q -F -t ext4 -E lazy_itable_init=0,lazy_journal_init=0 \
-		"$bin/ext4.img" $((MIB + MIB / 8 + 32))M >/dev/null
+	bench_ext4_image "$bin/ext4.img" $((MIB + MIB / 8 + 32))
 	sh "$TOP/tests/bench/sweep.sh" -o "$ORDERS" -r "$REPS" -t "$THREADS" -T "$TASKS" \
 		-w "$WORKLOADS" -m "$MIB" -b "$bin/fa-bench" -x "$bin/fa-bench-dyn" \
 		-e "$bin/ext4.img" -d "$(mktemp -d -p /dev/shm)" \

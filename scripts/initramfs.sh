@@ -26,8 +26,8 @@ if [ "$(guest_of "$variant")" = arm64-64k ]; then
 fi
 rm -f "$out"/fa-*
 for prog in "${progs[@]}"; do
-	$cc -static -O2 -Wall -Wextra -Werror -pthread -o "$out/${prog#*/}" \
-		"$TOP/tests/$prog.c"
+	# shellcheck disable=SC2086 # LAB_CFLAGS is words
+	$cc -static $LAB_CFLAGS -o "$out/${prog#*/}" "$TOP/tests/$prog.c"
 done
 # The series' kselftest, from the patched tree (the harness is the tree's
 # too; it has an unused parameter, hence -Wno-unused-parameter).  Without
@@ -75,14 +75,13 @@ fi
 # dynexec's program: a start-up as people run them, ld.so and libc read
 # from the page cache.  They are the host's (Debian's glibc), at the
 # paths the program names.
-$cc -O2 -Wall -Wextra -Werror -pthread -o "$out/fa-bench-dyn" "$TOP/tests/bench/fa-bench.c"
+# shellcheck disable=SC2086 # LAB_CFLAGS is words
+$cc $LAB_CFLAGS -o "$out/fa-bench-dyn" "$TOP/tests/bench/fa-bench.c"
 libs=$(ldd "$out/fa-bench-dyn" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }')
 [ -n "$libs" ] || die "ldd found no libraries for fa-bench-dyn"
-# The @ext4 workloads' file system, for a loop device (as vm-scalability
-# sets one up).  Initialized in full: a lazy init would write in the
-# background of the runs.
-rm -f "$out/ext4.img"
-/sbin/mke2fs -q -F -t ext4 -E lazy_itable_init=0,lazy_journal_init=0 "$out/ext4.img" 128M >/dev/null
+# The @ext4 workloads' file system: room for the default file (1/16 of
+# the guest's 1 GiB) and more.
+bench_ext4_image "$out/ext4.img" 128
 {
 	echo "file /bin/fa-bench-dyn $out/fa-bench-dyn 0755 0 0"
 	echo "file /ext4.img $out/ext4.img 0644 0 0"

@@ -29,6 +29,19 @@ arm          4096   512
 "
 geometry() { awk -v n="$1" '$1 == n { print $2, $3; f = 1 } END { exit !f }' <<< "$GEOMETRIES"; }
 
+# The lab's test programs are built with these, in the guest's initramfs
+# (initramfs.sh) and natively (bench.sh NATIVE=1).
+LAB_CFLAGS="-O2 -Wall -Wextra -Werror -pthread"
+
+# bench_ext4_image <image> <MiB>: the file system of make bench's @ext4
+# workloads, for a loop device.  Initialized in full: a lazy init would
+# write in the background of the runs.
+bench_ext4_image() {
+	rm -f "$1"
+	/sbin/mke2fs -q -F -t ext4 -E lazy_itable_init=0,lazy_journal_init=0 \
+		"$1" "$2M" >/dev/null
+}
+
 # The boot lab guest a kernel.sh variant is for: arm64-64k, or x86_64.
 guest_of() { case $1 in arm64-64k) echo arm64-64k ;; *) echo x86_64 ;; esac; }
 
