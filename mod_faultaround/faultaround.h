@@ -5,6 +5,7 @@
  *   iface.c     the debugfs files, and who may use them
  *   override.c  the overrides: set, remove, follow their mapping, free
  *   policy.c    the fault path: the policy callback and its statistics
+ *   adapt.c     the adaptive policy: an order per mapping, its state
  *   table.c     the sorted table that the fault path searches
  *   parse.c     the grammar of what the files accept
  * The KUnit suite, test.c, is a module of its own (mod_faultaround_test).
@@ -60,6 +61,8 @@ int fa_parse_cmd(const char *buf, size_t len, unsigned int max_order,
 		 struct fa_cmd *cmd, const char **why);
 int fa_parse_uint(const char *buf, size_t len, unsigned int max,
 		  unsigned int *val, const char **why);
+int fa_parse_policy(const char *buf, size_t len, bool *adaptive,
+		    const char **why);
 
 struct file;
 struct mm_struct;
@@ -150,8 +153,8 @@ void fa_overrides_exit(void);
 
 /* policy.c */
 void fa_policy_init(void);
-int fa_policy_register(void);
-void fa_policy_unregister(void);
+int fa_policy_get(void);
+void fa_policy_put(void);
 u64 fa_hits_of(const struct fa_override *ov);
 
 /* misses: the faults decided less the hits. */
@@ -160,6 +163,38 @@ struct fa_stats {
 };
 
 void fa_stats_read(struct fa_stats *s);
+
+/* adapt.c: the limits, documented in Documentation/adaptive.rst */
+#define FA_ADAPT_MAX_MAPPINGS	4096	/* tracked at once; more keep the global order */
+#define FA_ADAPT_MAX_BITS	4096	/* a mapping's bitmap: 512 bytes at most */
+#define FA_ADAPT_HASH_BITS	10	/* 1024 buckets of mappings */
+#define FA_ADAPT_START_ORDER	2U	/* a new mapping's order */
+
+/*
+ * What the policy decides from, per mapping: the order now, the last
+ * fault, the faults that moved the order, and a bit per block of pages
+ * (fa_adapt_block_shift()) that a fault's window covered, hashed into
+ * 2^shift bits.
+ */
+struct fa_adapt_state {
+	unsigned long last;		/* the last fault's page + 1; 0: none */
+	unsigned int order, shift;
+	unsigned long hits, misses, unfilled;
+	unsigned long blocks[];
+};
+
+unsigned int fa_adapt_block_shift(void);
+unsigned int fa_adapt_max_order(void);
+void fa_adapt_state_init(struct fa_adapt_state *s, unsigned int shift);
+unsigned int fa_adapt_step(struct fa_adapt_state *s, unsigned long page);
+unsigned int fa_adapt_order(struct vm_area_struct *vma, unsigned long address,
+			    unsigned int order);
+void fa_adapt_vma_free(struct vm_area_struct *vma);
+int fa_adapt_set(bool on, const char **why);
+bool fa_adapt_enabled(void);
+void fa_adapt_show(struct seq_file *m);
+void fa_adapt_counts(unsigned int *tracked, unsigned long *untracked);
+void fa_adapt_exit(void);
 
 /* iface.c */
 int fa_iface_init(void);

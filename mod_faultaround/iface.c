@@ -257,7 +257,8 @@ static int fa_vm_read(unsigned long val[2])
 
 static int fa_stats_show(struct seq_file *m, void *v)
 {
-	unsigned long vm[2];
+	unsigned long vm[2], untracked;
+	unsigned int tracked;
 	struct fa_stats st;
 	unsigned int o;
 	int err;
@@ -274,6 +275,9 @@ static int fa_stats_show(struct seq_file *m, void *v)
 		seq_printf(m, "fault_around %lu\nfault_around_mapped %lu\n",
 			   vm[0] - fa_vm_base[0], vm[1] - fa_vm_base[1]);
 	mutex_unlock(&fa_base_lock);
+	fa_adapt_counts(&tracked, &untracked);
+	seq_printf(m, "adaptive_mappings %u\nadaptive_limit %u\nadaptive_untracked %lu\n",
+		   tracked, FA_ADAPT_MAX_MAPPINGS, untracked);
 	return 0;
 }
 
@@ -325,6 +329,62 @@ static const struct file_operations fa_stats_fops = {
 	.open = fa_stats_open,
 	.read = fa_read,
 	.write = fa_stats_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+static int fa_policy_show(struct seq_file *m, void *v)
+{
+	seq_puts(m, fa_adapt_enabled() ? "adaptive\n" : "off\n");
+	return 0;
+}
+
+static int fa_policy_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, fa_policy_show, NULL);
+}
+
+static ssize_t fa_policy_write(struct file *file, const char __user *ubuf,
+			       size_t len, loff_t *ppos)
+{
+	char buf[FA_CMD_MAX_LEN];
+	bool adaptive;
+	const char *why;
+	int err;
+
+	err = fa_write_begin(file, ubuf, len, ppos, buf);
+	if (err)
+		return err;
+	err = fa_parse_policy(buf, len, &adaptive, &why);
+	if (!err)
+		err = fa_adapt_set(adaptive, &why);
+	return err ? fa_refuse(file, err, why) : len;
+}
+
+static const struct file_operations fa_policy_fops = {
+	.owner = THIS_MODULE,
+	.open = fa_policy_open,
+	.read = fa_read,
+	.write = fa_policy_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+static int fa_adaptive_show(struct seq_file *m, void *v)
+{
+	fa_adapt_show(m);
+	return 0;
+}
+
+static int fa_adaptive_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, fa_adaptive_show, NULL);
+}
+
+static const struct file_operations fa_adaptive_fops = {
+	.owner = THIS_MODULE,
+	.open = fa_adaptive_open,
+	.read = fa_read,
 	.llseek = seq_lseek,
 	.release = single_release,
 };
@@ -386,6 +446,8 @@ int fa_iface_init(void)
 	debugfs_create_file("order", 0600, fa_dir, NULL, &fa_order_fops);
 	debugfs_create_file("vma", 0600, fa_dir, NULL, &fa_vma_fops);
 	debugfs_create_file("stats", 0600, fa_dir, NULL, &fa_stats_fops);
+	debugfs_create_file("policy", 0600, fa_dir, NULL, &fa_policy_fops);
+	debugfs_create_file("adaptive", 0400, fa_dir, NULL, &fa_adaptive_fops);
 	return 0;
 }
 

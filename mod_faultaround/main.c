@@ -9,6 +9,8 @@
  *          <address> default", "clear"; reading lists them
  *   stats  faults decided per order, override hits and misses, and the
  *          kernel's fault_around counters since load; "0" resets
+ *   policy "off" or "adaptive": an order per mapping from its faults
+ *   adaptive  the mappings the adaptive policy tracks, one per line
  *
  * See Documentation/module.rst in the faultaround project.
  */
@@ -45,6 +47,7 @@ static void __exit fa_exit(void)
 	/* No new requests: removal waits for the ones in progress. */
 	fa_iface_exit();
 	fa_overrides_exit();
+	fa_adapt_exit();
 }
 
 module_init(fa_init);

@@ -26,7 +26,7 @@
 struct fa_table __rcu *fa_table;
 /* Serializes table updates and (un)registration of the policy. */
 static DEFINE_MUTEX(fa_lock);
-/* The policy is registered while the table is not empty. */
+/* The overrides use the policy (fa_policy_get()) while there are any. */
 static bool fa_registered;
 
 static struct fa_table *fa_current(void)
@@ -85,7 +85,7 @@ static void fa_replace(struct fa_table *new, struct list_head *dead)
 	lockdep_assert_held(&fa_lock);
 	old = rcu_replace_pointer(fa_table, new, lockdep_is_held(&fa_lock));
 	if (!new && fa_registered) {
-		fa_policy_unregister();
+		fa_policy_put();
 		fa_registered = false;
 	}
 	if (old)
@@ -291,7 +291,7 @@ int fa_set(struct mm_struct *mm, struct pid *pid, unsigned long addr,
 
 	mutex_lock(&fa_lock);
 	if (!fa_registered) {
-		err = fa_policy_register();
+		err = fa_policy_get();
 		if (err) {
 			*why = "another fault-around policy is registered";
 			goto out_unlock;
@@ -304,7 +304,7 @@ int fa_set(struct mm_struct *mm, struct pid *pid, unsigned long addr,
 		if (err == -ENOSPC)
 			*why = "there are " __stringify(FA_MAX_OVERRIDES) " overrides already";
 		if (!fa_current()) {
-			fa_policy_unregister();
+			fa_policy_put();
 			fa_registered = false;
 		}
 		goto out_unlock;

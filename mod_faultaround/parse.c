@@ -207,3 +207,34 @@ int fa_parse_uint(const char *buf, size_t len, unsigned int max,
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(fa_parse_uint);
+
+/**
+ * fa_parse_policy - parse what is written to "policy"
+ * @buf: "off" or "adaptive", with one optional trailing newline
+ * @len: its length
+ * @adaptive: set to whether it is "adaptive"
+ * @why: set to the rule that a rejected write breaks
+ *
+ * Return: 0, or -EINVAL for anything else.
+ */
+int fa_parse_policy(const char *buf, size_t len, bool *adaptive,
+		    const char **why)
+{
+	char copy[FA_CMD_MAX_LEN + 1];
+	int err;
+
+	if (len > FA_CMD_MAX_LEN) {
+		*why = "longer than a command can be";
+		return -EINVAL;
+	}
+	err = fa_line(buf, len, copy, why);
+	if (err)
+		return err;
+	if (!strcmp(copy, "off") || !strcmp(copy, "adaptive")) {
+		*adaptive = copy[0] == 'a';
+		return 0;
+	}
+	*why = "a policy is 'off' or 'adaptive'";
+	return -EINVAL;
+}
+EXPORT_SYMBOL_IF_KUNIT(fa_parse_policy);

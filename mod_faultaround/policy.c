@@ -24,7 +24,8 @@ static DEFINE_PER_CPU(struct fa_pcpu, fa_pcpu);
 /*
  * Called by the fault path under RCU; must not sleep.  Most faults are of
  * processes without overrides: the table's filter word turns them away
- * before any call, and they cost one counter.
+ * before any call, and they cost one counter (and the adaptive policy's
+ * step, when it is on).  An override wins over the adaptive policy.
  */
 static unsigned int fa_policy_order(struct vm_area_struct *vma,
 				    unsigned long address, unsigned int order)
@@ -41,6 +42,8 @@ static unsigned int fa_policy_order(struct vm_area_struct *vma,
 	}
 	if (ov)
 		order = ov->order;
+	else
+		order = fa_adapt_order(vma, address, order);
 
 	s = get_cpu_ptr(&fa_pcpu);
 	u64_stats_update_begin(&s->syncp);
@@ -56,6 +59,7 @@ static unsigned int fa_policy_order(struct vm_area_struct *vma,
 
 static const struct fault_around_policy fa_policy = {
 	.order = fa_policy_order,
+	.vma_free = fa_adapt_vma_free,
 };
 
 /* Before the policy can run: the seqcounts of 32-bit SMP kernels. */
@@ -67,16 +71,35 @@ void fa_policy_init(void)
 		u64_stats_init(&per_cpu_ptr(&fa_pcpu, cpu)->syncp);
 }
 
-/* Register the policy; the first override does, under override.c's lock. */
-int fa_policy_register(void)
+/*
+ * The policy is registered while something uses it: the overrides (while
+ * there are any) and the adaptive policy (while it is on).  An idle
+ * module costs the fault path nothing.
+ */
+static DEFINE_MUTEX(fa_policy_lock);
+static unsigned int fa_policy_users;
+
+/* Use the policy: registers it for the first user; -EBUSY if another is. */
+int fa_policy_get(void)
 {
-	return fault_around_register_policy(&fa_policy);
+	int err = 0;
+
+	mutex_lock(&fa_policy_lock);
+	if (!fa_policy_users)
+		err = fault_around_register_policy(&fa_policy);
+	if (!err)
+		fa_policy_users++;
+	mutex_unlock(&fa_policy_lock);
+	return err;
 }
 
-/* Unregister it; waits for the faults still calling it. */
-void fa_policy_unregister(void)
+/* Stop using it: the last user unregisters it, waiting for the faults. */
+void fa_policy_put(void)
 {
-	fault_around_unregister_policy(&fa_policy);
+	mutex_lock(&fa_policy_lock);
+	if (!WARN_ON_ONCE(!fa_policy_users) && !--fa_policy_users)
+		fault_around_unregister_policy(&fa_policy);
+	mutex_unlock(&fa_policy_lock);
 }
 
 /* @ov's hits, summed over the CPUs. */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suite "faultaround": the grammar, one case per rule, and the
- * override table.  A module of its own, mod_faultaround_test, which the
+ * KUnit suite "faultaround": the grammar, one case per rule, the
+ * override table, and the adaptive policy's step against a model of what
+ * fault-around maps.  A module of its own, mod_faultaround_test, which the
  * boot lab loads on purpose; it calls mod_faultaround's functions
  * through the EXPORTED_FOR_KUNIT_TESTING namespace.
  */
@@ -9,6 +10,8 @@
 #include <linux/err.h>
 #include <linux/log2.h>
 #include <linux/module.h>
+#include <linux/pgtable.h>
+#include <linux/prandom.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/threads.h>
@@ -504,6 +507,214 @@ static void table_keep(struct kunit *test)
 	kfree(t);
 }
 
+/* parse_policy: exactly "off" and "adaptive", one optional newline. */
+static void parse_policy(struct kunit *test)
+{
+	static const struct {
+		const char *in;
+		int err;
+		bool adaptive;
+	} cases[] = {
+		{ "off", 0, false }, { "off\n", 0, false },
+		{ "adaptive", 0, true }, { "adaptive\n", 0, true },
+		{ "", -EINVAL }, { "on", -EINVAL }, { "Adaptive", -EINVAL },
+		{ " off", -EINVAL }, { "off\n\n", -EINVAL }, { "adaptiv", -EINVAL },
+		{ "adaptive off", -EINVAL },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		bool adaptive = !cases[i].adaptive;
+		const char *why = NULL;
+		int err = fa_parse_policy(cases[i].in, strlen(cases[i].in),
+					  &adaptive, &why);
+
+		KUNIT_EXPECT_EQ_MSG(test, err, cases[i].err, "'%s'", cases[i].in);
+		if (!err)
+			KUNIT_EXPECT_EQ_MSG(test, adaptive, cases[i].adaptive,
+					    "'%s'", cases[i].in);
+		else
+			KUNIT_EXPECT_NOT_NULL_MSG(test, why, "'%s'", cases[i].in);
+	}
+}
+
+/*
+ * A mapping of @n pages, page-table aligned, under the adaptive policy:
+ * a touch of an unmapped page faults, and the fault maps the aligned
+ * window of the order the policy returns, within the mapping, of the
+ * pages in the page cache (@cached NULL: all of them).  What the kernel
+ * does; the model knows nothing of how the policy decides.
+ */
+struct fa_model {
+	struct fa_adapt_state *s;
+	unsigned long base, n, *mapped, faults, pages;
+	const unsigned long *cached;
+	unsigned int max_seen;
+};
+
+static void fa_model_init(struct kunit *test, struct fa_model *m,
+			  unsigned long n)
+{
+	unsigned int shift = 12;
+
+	m->s = kunit_kzalloc(test, struct_size(m->s, blocks,
+					       BITS_TO_LONGS(1U << shift)),
+			     GFP_KERNEL);
+	m->mapped = kunit_kcalloc(test, BITS_TO_LONGS(n), sizeof(long),
+				  GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m->s);
+	KUNIT_ASSERT_NOT_NULL(test, m->mapped);
+	fa_adapt_state_init(m->s, shift);
+	/* Somewhere above 0, on a page-table boundary, as make bench maps. */
+	m->base = 16 * PTRS_PER_PTE;
+	m->n = n;
+	m->faults = 0;
+	m->pages = 0;
+	m->cached = NULL;
+	m->max_seen = 0;
+}
+
+/* A new mapping of the same pages: new state, nothing mapped. */
+static void fa_model_remap(struct fa_model *m)
+{
+	fa_adapt_state_init(m->s, m->s->shift);
+	bitmap_zero(m->mapped, m->n);
+}
+
+static void fa_model_touch(struct fa_model *m, unsigned long p)
+{
+	unsigned long first, i;
+	unsigned int order;
+
+	if (test_bit(p, m->mapped))
+		return;
+	m->faults++;
+	order = fa_adapt_step(m->s, m->base + p);
+	m->max_seen = max(m->max_seen, order);
+	first = p >> order << order;
+	for (i = first; i < first + (1UL << order) && i < m->n; i++) {
+		if (i != p && m->cached && !test_bit(i, m->cached))
+			continue;
+		if (!__test_and_set_bit(i, m->mapped))
+			m->pages++;
+	}
+}
+
+/* Reading a file in order: the order climbs to the largest and stays. */
+static void adapt_sequential(struct kunit *test)
+{
+	unsigned int max = fa_adapt_max_order();
+	unsigned long n = 4 * PTRS_PER_PTE, p;
+	struct fa_model m;
+
+	fa_model_init(test, &m, n);
+	for (p = 0; p < n; p++)
+		fa_model_touch(&m, p);
+	KUNIT_EXPECT_EQ(test, m.max_seen, max);
+	KUNIT_EXPECT_EQ(test, m.s->order, max);
+	KUNIT_EXPECT_EQ(test, m.pages, n);
+	/* The ramp: at most two faults per order below the largest. */
+	KUNIT_EXPECT_LE(test, m.faults, (n >> max) + 2 * (max + 1));
+}
+
+/*
+ * make bench's sparse: each pass maps the file afresh and reads one page
+ * per page table.  Nothing is read near another read: at most 1.25 pages
+ * mapped per page read (the adaptive issue's bound), and order 0 soon.
+ */
+static void adapt_sparse(struct kunit *test)
+{
+	unsigned long tables = 16, pass, t;
+	struct fa_model m;
+
+	fa_model_init(test, &m, tables * PTRS_PER_PTE);
+	for (pass = 0; pass < 4; pass++) {
+		fa_model_remap(&m);
+		for (t = 0; t < tables; t++)
+			fa_model_touch(&m, t * PTRS_PER_PTE);
+		KUNIT_EXPECT_EQ(test, m.s->order, 0);
+	}
+	KUNIT_EXPECT_EQ(test, m.faults, 4 * tables);
+	KUNIT_EXPECT_LE(test, 4 * m.pages, 5 * m.faults);
+}
+
+/*
+ * Reading every page of a file in a random order: whatever is mapped
+ * ahead is read in the end.  The order must climb, and the faults fall
+ * well below order 0's one per page.
+ */
+static void adapt_random_dense(struct kunit *test)
+{
+	unsigned long n = 4 * PTRS_PER_PTE, *order, i, j, tmp;
+	struct rnd_state rnd;
+	struct fa_model m;
+
+	fa_model_init(test, &m, n);
+	order = kunit_kmalloc_array(test, n, sizeof(*order), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, order);
+	for (i = 0; i < n; i++)
+		order[i] = i;
+	prandom_seed_state(&rnd, 42);
+	for (i = n - 1; i > 0; i--) {
+		j = prandom_u32_state(&rnd) % (i + 1);
+		tmp = order[i];
+		order[i] = order[j];
+		order[j] = tmp;
+	}
+	for (i = 0; i < n; i++)
+		fa_model_touch(&m, order[i]);
+	KUNIT_EXPECT_EQ(test, m.pages, n);
+	KUNIT_EXPECT_GT(test, m.max_seen, 0);
+	KUNIT_EXPECT_LT_MSG(test, 2 * m.faults, n, "%lu faults for %lu pages",
+			    m.faults, n);
+}
+
+/*
+ * A cold file read in order: readahead has only the next 2^k pages in the
+ * page cache.  A window larger than what is cached leaves pages unmapped
+ * that the next fault finds: the order must come down to what readahead
+ * gives, not stay at the largest.
+ */
+static void adapt_cold_readahead(struct kunit *test)
+{
+	unsigned int max = fa_adapt_max_order(), ra;
+	unsigned long n = 4 * PTRS_PER_PTE, *cached, p, q;
+	struct fa_model m;
+
+	if (max < 2)
+		kunit_skip(test, "the largest order is %u: no room below it", max);
+	ra = max - 2;
+	fa_model_init(test, &m, n);
+	cached = kunit_kcalloc(test, BITS_TO_LONGS(n), sizeof(long), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, cached);
+	m.cached = cached;
+	for (p = 0; p < n; p++) {
+		/* Each fault reads the aligned 2^ra pages around it. */
+		if (!test_bit(p, m.mapped))
+			for (q = p >> ra << ra; q < (p >> ra << ra) + (1UL << ra); q++)
+				__set_bit(q, cached);
+		fa_model_touch(&m, p);
+	}
+	KUNIT_EXPECT_EQ(test, m.pages, n);
+	KUNIT_EXPECT_LE_MSG(test, m.s->order, ra + 1, "readahead order %u", ra);
+}
+
+/* Whatever the faults, the order stays within 0 and the largest. */
+static void adapt_bounded(struct kunit *test)
+{
+	unsigned int max = fa_adapt_max_order(), o, i;
+	struct fa_model m;
+	struct rnd_state rnd;
+
+	fa_model_init(test, &m, 1);
+	prandom_seed_state(&rnd, 7);
+	for (i = 0; i < 10000; i++) {
+		o = fa_adapt_step(m.s, prandom_u32_state(&rnd) % (64 * PTRS_PER_PTE));
+		KUNIT_ASSERT_LE(test, o, max);
+	}
+	KUNIT_EXPECT_EQ(test, m.s->hits + m.s->misses + m.s->unfilled, 10000);
+}
+
 static struct kunit_case faultaround_cases[] = {
 	KUNIT_CASE(parse_rules),
 	KUNIT_CASE(parse_limits),
@@ -516,6 +727,12 @@ static struct kunit_case faultaround_cases[] = {
 	KUNIT_CASE(table_many_sorted),
 	KUNIT_CASE(table_edges),
 	KUNIT_CASE(table_keep),
+	KUNIT_CASE(parse_policy),
+	KUNIT_CASE(adapt_sequential),
+	KUNIT_CASE(adapt_sparse),
+	KUNIT_CASE(adapt_random_dense),
+	KUNIT_CASE(adapt_cold_readahead),
+	KUNIT_CASE(adapt_bounded),
 	{}
 };
 

@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The adaptive policy: an order for each mapping from what its own faults
+ * show, with its state kept per VMA and dropped with the VMA.
+ *
+ * A fault that fault-around could have saved is one next to an earlier
+ * fault of the mapping: the order goes up one.  A fault with nothing
+ * faulted next to it goes down one: pages mapped around it would likely
+ * go unread.  A fault in the window of the fault before it goes down one
+ * too: that window was not all in the page cache (readahead sets the pace
+ * there).  "Next to" is the blocks of pages just before and after the
+ * fault's window, a bit per block in a small hashed bitmap per mapping.
+ * Documentation/adaptive.rst gives the reasons and the measurements.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <kunit/visibility.h>
+#include <linux/mm.h>		/* first: list_bl.h needs cpu_relax() */
+#include <linux/bitmap.h>
+#include <linux/hash.h>
+#include <linux/list_bl.h>
+#include <linux/log2.h>
+#include <linux/mutex.h>
+#include <linux/pid.h>
+#include <linux/rculist_bl.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+
+#include "faultaround.h"
+
+/* One mapping's state; the decision's part is struct fa_adapt_state. */
+struct fa_adapt {
+	struct hlist_bl_node node;
+	const struct vm_area_struct *vma;	/* the key: compared only */
+	struct pid *pid;			/* the process, for the listing */
+	char comm[TASK_COMM_LEN];
+	unsigned long start, end;		/* the VMA at its last fault */
+	struct rcu_head rcu;
+	struct fa_adapt_state s;		/* last: its bitmap follows */
+};
+
+static struct hlist_bl_head fa_adapt_hash[1 << FA_ADAPT_HASH_BITS];
+static atomic_t fa_adapt_nr = ATOMIC_INIT(0);
+/* Mappings not tracked: the limit was reached, or no memory. */
+static atomic_long_t fa_adapt_untracked = ATOMIC_LONG_INIT(0);
+static bool fa_adapt_on;
+/* Serializes switching the policy on and off. */
+static DEFINE_MUTEX(fa_adapt_lock);
+
+static struct hlist_bl_head *fa_adapt_bucket(const struct vm_area_struct *vma)
+{
+	return &fa_adapt_hash[hash_ptr(vma, FA_ADAPT_HASH_BITS)];
+}
+
+/**
+ * fa_adapt_block_shift - the pages per bit of a mapping's bitmap, as a shift
+ *
+ * A 64th of a page table: the largest window the policy picks
+ * (fa_adapt_max_order()) then spans 8 bits, so a fault sets at most 8.
+ *
+ * Return: the shift.
+ */
+unsigned int fa_adapt_block_shift(void)
+{
+	unsigned int ptes = ilog2(PTRS_PER_PTE);
+
+	return ptes > 6 ? ptes - 6 : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(fa_adapt_block_shift);
+
+/**
+ * fa_adapt_max_order - the largest order the policy picks
+ *
+ * An eighth of a page table (order 6 with 512 PTEs): in make bench, the
+ * workloads that gain most were within 1% of their best there, and a
+ * larger window costs the most when a mapping's access changes.
+ *
+ * Return: the order.
+ */
+unsigned int fa_adapt_max_order(void)
+{
+	unsigned int ptes = ilog2(PTRS_PER_PTE);
+
+	return ptes > 3 ? ptes - 3 : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(fa_adapt_max_order);
+
+/**
+ * fa_adapt_state_init - a new mapping's state
+ * @s: the state, with room for 2^@shift bits after it
+ * @shift: its bitmap's size
+ *
+ * It starts at order 2 (or the largest, if less): a mapping's first
+ * faults tell nothing yet, and in make bench a 4-page window was the best
+ * or near it for program start-up (exec, dynexec).
+ */
+void fa_adapt_state_init(struct fa_adapt_state *s, unsigned int shift)
+{
+	memset(s, 0, sizeof(*s));
+	s->order = min(FA_ADAPT_START_ORDER, fa_adapt_max_order());
+	s->shift = shift;
+	bitmap_zero(s->blocks, 1U << shift);
+}
+EXPORT_SYMBOL_IF_KUNIT(fa_adapt_state_init);
+
+static unsigned long *fa_adapt_bit(struct fa_adapt_state *s,
+				   unsigned long block, unsigned long *mask)
+{
+	unsigned long bit = hash_long(block, s->shift);
+
+	*mask = BIT_MASK(bit);
+	return &s->blocks[BIT_WORD(bit)];
+}
+
+/* Was block @block faulted (or a block that shares its bit)? */
+static bool fa_adapt_test(struct fa_adapt_state *s, unsigned long block)
+{
+	unsigned long mask, *word = fa_adapt_bit(s, block, &mask);
+
+	return READ_ONCE(*word) & mask;
+}
+
+static void fa_adapt_mark(struct fa_adapt_state *s, unsigned long block)
+{
+	unsigned long mask, *word = fa_adapt_bit(s, block, &mask);
+
+	/* A plain OR: two faults that race lose a bit, not the state. */
+	if (!(READ_ONCE(*word) & mask))
+		WRITE_ONCE(*word, READ_ONCE(*word) | mask);
+}
+
+/**
+ * fa_adapt_step - the order for one fault, and what it teaches
+ * @s: the mapping's state
+ * @page: the fault's virtual page number (address >> PAGE_SHIFT)
+ *
+ * O(1): a compare, two bit tests and at most 8 bits set.  Concurrent
+ * faults of one mapping may race on @s; each field stays valid, and the
+ * worst outcome is a step lost.
+ *
+ * Return: the order for this fault, at most fa_adapt_max_order().
+ */
+unsigned int fa_adapt_step(struct fa_adapt_state *s, unsigned long page)
+{
+	unsigned int bs = fa_adapt_block_shift(), order = READ_ONCE(s->order);
+	unsigned long last = READ_ONCE(s->last), first, end, b;
+	bool near;
+
+	if (last && (last - 1) >> order == page >> order) {
+		/* The last fault's window left this page unmapped. */
+		s->unfilled++;
+		order = order ? order - 1 : 0;
+	} else {
+		first = page >> order << order;
+		end = first + (1UL << order);
+		near = (first && fa_adapt_test(s, (first - 1) >> bs)) ||
+		       fa_adapt_test(s, end >> bs);
+		if (near) {
+			s->hits++;
+			order = min(order + 1, fa_adapt_max_order());
+		} else {
+			s->misses++;
+			order = order ? order - 1 : 0;
+		}
+	}
+	WRITE_ONCE(s->order, order);
+	WRITE_ONCE(s->last, page + 1);
+	first = page >> order << order;
+	for (b = first >> bs; b <= (first + (1UL << order) - 1) >> bs; b++)
+		fa_adapt_mark(s, b);
+	return order;
+}
+EXPORT_SYMBOL_IF_KUNIT(fa_adapt_step);
+
+/* The bitmap's size for @vma: a bit per block, within the bounds. */
+static unsigned int fa_adapt_shift(struct vm_area_struct *vma)
+{
+	unsigned long blocks = vma_pages(vma) >> fa_adapt_block_shift();
+
+	blocks = clamp(blocks, (unsigned long)BITS_PER_LONG,
+		       (unsigned long)FA_ADAPT_MAX_BITS);
+	return order_base_2(blocks);
+}
+
+static struct fa_adapt *fa_adapt_find(const struct vm_area_struct *vma)
+{
+	struct hlist_bl_node *pos;
+	struct fa_adapt *a;
+
+	hlist_bl_for_each_entry_rcu(a, pos, fa_adapt_bucket(vma), node)
+		if (a->vma == vma)
+			return a;
+	return NULL;
+}
+
+static void fa_adapt_free_rcu(struct rcu_head *rcu)
+{
+	struct fa_adapt *a = container_of(rcu, struct fa_adapt, rcu);
+
+	put_pid(a->pid);
+	kfree(a);
+}
+
+/* Take @a out of its bucket (locked) and free it after a grace period. */
+static void fa_adapt_unhash(struct fa_adapt *a)
+{
+	hlist_bl_del_rcu(&a->node);
+	atomic_dec(&fa_adapt_nr);
+	call_rcu(&a->rcu, fa_adapt_free_rcu);
+}
+
+/*
+ * @vma's state, new if it has none: NULL if the limit is reached or there
+ * is no memory (the fault then keeps the global order).  No sleeping: the
+ * fault path holds the mmap or VMA lock and RCU.
+ */
+static struct fa_adapt *fa_adapt_get(struct vm_area_struct *vma)
+{
+	struct hlist_bl_head *head = fa_adapt_bucket(vma);
+	struct fa_adapt *a = fa_adapt_find(vma), *old;
+	unsigned int shift;
+
+	if (a)
+		return a;
+	if (atomic_inc_return(&fa_adapt_nr) > FA_ADAPT_MAX_MAPPINGS)
+		goto untracked;
+	shift = fa_adapt_shift(vma);
+	a = kmalloc(struct_size(a, s.blocks, BITS_TO_LONGS(1U << shift)),
+		    GFP_NOWAIT | __GFP_NOWARN);
+	if (!a)
+		goto untracked;
+	a->vma = vma;
+	a->pid = get_pid(task_tgid(current));
+	get_task_comm(a->comm, current);
+	fa_adapt_state_init(&a->s, shift);
+	hlist_bl_lock(head);
+	/* Another thread's first fault of this VMA may have won. */
+	old = fa_adapt_find(vma);
+	if (!old)
+		hlist_bl_add_head_rcu(&a->node, head);
+	hlist_bl_unlock(head);
+	if (old) {
+		atomic_dec(&fa_adapt_nr);
+		put_pid(a->pid);
+		kfree(a);
+		return old;
+	}
+	return a;
+untracked:
+	atomic_dec(&fa_adapt_nr);
+	atomic_long_inc(&fa_adapt_untracked);
+	return NULL;
+}
+
+/**
+ * fa_adapt_order - the adaptive policy's order for a fault
+ * @vma: the VMA
+ * @address: the faulting address
+ * @order: the global order, for a fault that it cannot track
+ *
+ * Called by the policy callback under RCU, after the overrides.
+ *
+ * Return: the order, or @order if the policy is off.
+ */
+unsigned int fa_adapt_order(struct vm_area_struct *vma, unsigned long address,
+			    unsigned int order)
+{
+	struct fa_adapt *a;
+
+	if (!READ_ONCE(fa_adapt_on))
+		return order;
+	a = fa_adapt_get(vma);
+	if (!a)
+		return order;
+	WRITE_ONCE(a->start, vma->vm_start);
+	WRITE_ONCE(a->end, vma->vm_end);
+	return fa_adapt_step(&a->s, address >> PAGE_SHIFT);
+}
+
+/**
+ * fa_adapt_vma_free - forget a VMA that the kernel frees
+ * @vma: the VMA
+ *
+ * The policy's ->vma_free(): from vm_area_free(), under RCU.
+ */
+void fa_adapt_vma_free(struct vm_area_struct *vma)
+{
+	struct hlist_bl_head *head = fa_adapt_bucket(vma);
+	struct fa_adapt *a;
+
+	/* Most VMAs have no state: one lockless look turns them away. */
+	if (hlist_bl_empty(head) || !fa_adapt_find(vma))
+		return;
+	hlist_bl_lock(head);
+	a = fa_adapt_find(vma);
+	if (a)
+		fa_adapt_unhash(a);
+	hlist_bl_unlock(head);
+}
+
+/* Free every mapping's state; no fault may add any meanwhile. */
+static void fa_adapt_free_all(void)
+{
+	struct hlist_bl_node *pos, *tmp;
+	struct fa_adapt *a;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(fa_adapt_hash); i++) {
+		hlist_bl_lock(&fa_adapt_hash[i]);
+		hlist_bl_for_each_entry_safe(a, pos, tmp, &fa_adapt_hash[i], node)
+			fa_adapt_unhash(a);
+		hlist_bl_unlock(&fa_adapt_hash[i]);
+	}
+}
+
+/**
+ * fa_adapt_set - switch the adaptive policy on or off
+ * @on: on
+ * @why: set to the reason, on error
+ *
+ * Off frees every mapping's state.  Switching while faults run is safe:
+ * a fault sees the policy on or off, and none adds state once it is off.
+ *
+ * Return: 0, or -EBUSY (another module's policy is registered).
+ */
+int fa_adapt_set(bool on, const char **why)
+{
+	int err = 0;
+
+	mutex_lock(&fa_adapt_lock);
+	if (on == fa_adapt_on)
+		goto out;
+	if (on) {
+		err = fa_policy_get();
+		if (err) {
+			*why = "another fault-around policy is registered";
+			goto out;
+		}
+		WRITE_ONCE(fa_adapt_on, true);
+		goto out;
+	}
+	WRITE_ONCE(fa_adapt_on, false);
+	/* The faults that saw it on: after them, nothing adds state. */
+	synchronize_rcu();
+	fa_adapt_free_all();
+	fa_policy_put();
+out:
+	mutex_unlock(&fa_adapt_lock);
+	return err;
+}
+
+/* Whether the adaptive policy is on. */
+bool fa_adapt_enabled(void)
+{
+	return READ_ONCE(fa_adapt_on);
+}
+
+/**
+ * fa_adapt_show - list the mappings the policy tracks, one per line
+ * @m: where to
+ *
+ * "<pid> <comm> <start>-<end> order <order> faults <n> near <n> far <n>
+ * unfilled <n>": the process (its pid in the reader's namespace), the
+ * VMA at its last fault, the order the next fault starts from, and the
+ * faults that moved it: up (near), down (far, unfilled).
+ */
+void fa_adapt_show(struct seq_file *m)
+{
+	struct hlist_bl_node *pos;
+	struct fa_adapt *a;
+	unsigned int i;
+
+	rcu_read_lock();
+	for (i = 0; i < ARRAY_SIZE(fa_adapt_hash); i++) {
+		hlist_bl_for_each_entry_rcu(a, pos, &fa_adapt_hash[i], node) {
+			unsigned long hits = READ_ONCE(a->s.hits);
+			unsigned long misses = READ_ONCE(a->s.misses);
+			unsigned long unfilled = READ_ONCE(a->s.unfilled);
+
+			seq_printf(m, "%d %s %lx-%lx order %u faults %lu near %lu far %lu unfilled %lu\n",
+				   pid_vnr(a->pid), a->comm, READ_ONCE(a->start),
+				   READ_ONCE(a->end), READ_ONCE(a->s.order),
+				   hits + misses + unfilled, hits, misses,
+				   unfilled);
+		}
+	}
+	rcu_read_unlock();
+}
+
+/* How many mappings are tracked, and how many were not. */
+void fa_adapt_counts(unsigned int *tracked, unsigned long *untracked)
+{
+	*tracked = atomic_read(&fa_adapt_nr);
+	*untracked = atomic_long_read(&fa_adapt_untracked);
+}
+
+/**
+ * fa_adapt_exit - for unload: off, and nothing left that runs module code
+ */
+void fa_adapt_exit(void)
+{
+	const char *why;
+
+	fa_adapt_set(false, &why);
+	rcu_barrier();
+}
