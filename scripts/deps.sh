@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Usage: deps.sh [arm64]
+# Usage: deps.sh [<Debian architecture>]
 # Install the Debian packages the lab needs; apt-get runs only if one is
-# absent.  "deps.sh arm64" (the arm64 boot lab guest, from initramfs.sh)
-# also fetches Debian's busybox-static for arm64: the first time, that
-# adds arm64 as a foreign architecture to dpkg (dpkg --add-architecture).
+# absent.  "deps.sh arm64" or "deps.sh ppc64el" (a foreign boot lab
+# guest, from initramfs.sh) also fetches Debian's busybox-static for that
+# architecture: the first time, that adds it as a foreign architecture to
+# dpkg (dpkg --add-architecture).
 . "$(dirname "$0")/lib.sh"
 
 pkgs=(
@@ -12,7 +13,7 @@ pkgs=(
 	bc bison flex e2fsprogs libelf-dev libssl-dev dwarves kmod cpio xz-utils rsync
 	python3 python3-ply python3-git git ccache sparse coccinelle ocaml-nox
 	gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu gcc-powerpc64le-linux-gnu
-	libc6-dev-arm64-cross
+	libc6-dev-arm64-cross libc6-dev-ppc64el-cross
 	qemu-system-x86 qemu-system-arm qemu-system-ppc busybox-static git-email libmailtools-perl python3-scipy gnuplot-nox
 )
 
@@ -28,29 +29,30 @@ for p in "${pkgs[@]}"; do
 	missing+=("$p")
 done
 
-# The arm64 guest's busybox: Debian's arm64 package, unpacked (it cannot
-# be installed beside the amd64 one).
-fetch_busybox_arm64() {
-	local tmp
-	dpkg --print-foreign-architectures | grep -qx arm64 || {
-		[ "$(id -u)" = 0 ] || die "need root to add the arm64 architecture"
-		dpkg --add-architecture arm64
+# A foreign guest's busybox: Debian's package for its architecture,
+# unpacked (it cannot be installed beside the amd64 one) where lib.sh's
+# busybox_of looks.
+fetch_busybox() {
+	local arch=$1 dir=$BUILD/deps/$1 tmp
+	dpkg --print-foreign-architectures | grep -qx "$arch" || {
+		[ "$(id -u)" = 0 ] || die "need root to add the $arch architecture"
+		dpkg --add-architecture "$arch"
 		apt-get update -qq
 	}
 	tmp=$(mktemp -d)
-	mkdir -p "${BUSYBOX_ARM64%/bin/busybox}"
+	mkdir -p "$dir"
 	# An old package list may name a version the mirror no longer has.
-	get() { (cd "$tmp" && apt-get download -qq -o APT::Sandbox::User=root busybox-static:arm64); }
+	get() { (cd "$tmp" && apt-get download -qq -o APT::Sandbox::User=root "busybox-static:$arch"); }
 	get || { apt-get update -qq && get; } ||
-		die "apt-get could not download busybox-static:arm64"
-	dpkg-deb -x "$tmp"/busybox-static_*_arm64.deb "${BUSYBOX_ARM64%/bin/busybox}"
+		die "apt-get could not download busybox-static:$arch"
+	dpkg-deb -x "$tmp"/busybox-static_*_"$arch".deb "$dir"
 	rm -rf "$tmp"
 }
 
 export DEBIAN_FRONTEND=noninteractive
-if [ "${1:-}" = arm64 ] && [ ! -x "$BUSYBOX_ARM64" ]; then
-	log "fetching busybox-static:arm64 into ${BUSYBOX_ARM64%/bin/busybox}"
-	fetch_busybox_arm64
+if [ -n "${1:-}" ] && [ "$1" != amd64 ] && [ ! -x "$BUILD/deps/$1/bin/busybox" ]; then
+	log "fetching busybox-static:$1 into $BUILD/deps/$1"
+	fetch_busybox "$1"
 fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 log "installing: ${missing[*]}"

@@ -3,11 +3,12 @@
 # Usage: initramfs.sh <variant> [bench]  (a kernel.sh variant)
 # Build the guest's initramfs for a lab kernel: busybox-static, our init,
 # the static test and benchmark programs, the series' kselftest, and the
-# sweep.  The arm64 guest gets the kselftest and fa-test (no module, no
-# benchmark).  With "bench", print the bench's initramfs instead: the
-# same with a second archive appended (the kernel unpacks both) that
-# holds what only make bench needs: fa-bench linked dynamically with its
-# ld.so and libc, and an ext4 image.
+# sweep, built for the guest's architecture (lib.sh's GUESTS).  Only the
+# x86_64 guests have the module and its test program.  With "bench",
+# print the bench's initramfs instead: the same with a second archive
+# appended (the kernel unpacks both) that holds what only make bench
+# needs: fa-bench linked dynamically with its ld.so and libc, and an ext4
+# image of BENCH_IMAGE_MIB (default 128) MiB.
 . "$(dirname "$0")/lib.sh"
 
 variant=${1:?usage: initramfs.sh <kernel.sh variant> [bench]}
@@ -18,11 +19,13 @@ mkdir -p "$out"
 
 # C programs and scripts from tests/: the scripts are init's bench and
 # demo modes, which need the module and fa-bench.
-cc=gcc busybox=/bin/busybox
+guest=$(guest_of "$variant")
+cross=$(guest_field "$guest" 2)
+cc=${cross}gcc busybox=$(busybox_of "$guest")
 progs=(boot/fa-test boot/fa-modtest bench/fa-bench) scripts=(bench/sweep.sh boot/demo.sh)
-if [ "$(guest_of "$variant")" = arm64-64k ]; then
-	"$TOP/scripts/deps.sh" arm64
-	cc=aarch64-linux-gnu-gcc busybox=$BUSYBOX_ARM64 progs=(boot/fa-test) scripts=()
+if [ "$guest" != x86_64 ]; then
+	"$TOP/scripts/deps.sh" "$(guest_field "$guest" 4)"
+	progs=(boot/fa-test bench/fa-bench) scripts=(bench/sweep.sh)
 fi
 rm -f "$out"/fa-*
 for prog in "${progs[@]}"; do
@@ -73,23 +76,33 @@ if [ "${2:-}" != bench ]; then
 fi
 
 # dynexec's program: a start-up as people run them, ld.so and libc read
-# from the page cache.  They are the host's (Debian's glibc), at the
-# paths the program names.
+# from the page cache.  They are Debian's glibc: the host's, at the paths
+# the program names, or for a foreign guest the cross package's
+# (/usr/<triplet>/lib), in the guest's /lib, where its ld.so looks.
 # shellcheck disable=SC2086 # LAB_CFLAGS is words
 $cc $LAB_CFLAGS -o "$out/fa-bench-dyn" "$TOP/tests/bench/fa-bench.c"
-libs=$(ldd "$out/fa-bench-dyn" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }')
-[ -n "$libs" ] || die "ldd found no libraries for fa-bench-dyn"
+if [ -z "$cross" ]; then
+	libs=$(ldd "$out/fa-bench-dyn" | awk '$2 == "=>" && $3 ~ /^\// { print $3, $3 } $1 ~ /^\// { print $1, $1 }')
+else
+	sysroot=/usr/${cross%-}/lib
+	libs=$(readelf -l "$out/fa-bench-dyn" | sed -n 's/.*program interpreter: \(.*\)]$/\1/p' |
+		while read -r interp; do echo "$interp $sysroot/${interp##*/}"; done
+	       readelf -d "$out/fa-bench-dyn" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p' |
+		while read -r lib; do echo "/lib/$lib $sysroot/$lib"; done)
+fi
+[ -n "$libs" ] || die "found no libraries for fa-bench-dyn"
 # The @ext4 workloads' file system: room for the default file (1/16 of
 # the guest's 1 GiB) and more.
-bench_ext4_image "$out/ext4.img" 128
+bench_ext4_image "$out/ext4.img" "${BENCH_IMAGE_MIB:-128}"
 {
 	echo "file /bin/fa-bench-dyn $out/fa-bench-dyn 0755 0 0"
 	echo "file /ext4.img $out/ext4.img 0644 0 0"
-	for lib in $libs; do
+	while read -r lib host; do
+		[ -f "$host" ] || die "no $host for the guest's $lib"
 		d=$(dirname "$lib")
 		while [ "$d" != / ]; do echo "dir $d 0755 0 0"; d=$(dirname "$d"); done
-	done | sort -u
-	for lib in $libs; do echo "file $lib $(readlink -f "$lib") 0755 0 0"; done
+	done <<< "$libs" | sort -u
+	while read -r lib host; do echo "file $lib $(readlink -f "$host") 0755 0 0"; done <<< "$libs"
 } > "$out/initramfs-bench.list"
 { cat "$out/initramfs.cpio.gz"; "$kout/usr/gen_init_cpio" "$out/initramfs-bench.list" | gzip -n -1; } \
 	> "$out/initramfs-bench.cpio.gz"

@@ -1,10 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Usage: kernel.sh normal|debug|release|base|release-kunit-m|base-kunit-m|release-p<N>|arm64-64k
+# Usage: kernel.sh normal|debug|release|base|release-kunit-m|base-kunit-m|release-p<N>|<guest>
 # Build a boot lab kernel in build/out/qemu-<variant>: allnoconfig +
-# Kconfig.snippets fragments; print the path of its image.  All but
-# arm64-64k are x86_64 (bzImage and modules).  arm64-64k is the one
-# 64KiB-page guest: the kselftest and the built-in KUnit suite, no module.
+# Kconfig.snippets fragments; print the path of its image.  The named
+# variants are x86_64 (bzImage and modules); a <guest> of lib.sh's
+# GUESTS (arm64-64k, arm64-4k, ppc64le-64k, ppc64le-4k) is the normal
+# config for that guest, without modules: arm64-64k is make test's
+# 64KiB-page guest (the kselftest and the built-in KUnit suite), and all
+# of them run make bench ARCH=arm64|powerpc.
 # "release" is the normal config without KUnit, "base" the same on the
 # unpatched base: the pair that make bench AB=1 compares.  The -kunit-m
 # pair has CONFIG_KUNIT=m (make bench AB=1 KUNIT=m): the fault path must
@@ -13,16 +16,17 @@
 . "$(dirname "$0")/lib.sh"
 require_tree
 
-variant=${1:?usage: kernel.sh normal|debug|release|base|release-kunit-m|base-kunit-m|release-p<N>|arm64-64k}
+variant=${1:?usage: kernel.sh normal|debug|release|base|release-kunit-m|base-kunit-m|release-p<N>|<guest>}
 guest=$(guest_of "$variant")
 src=$TREE
-case $guest in
-arm64-64k) arch=arm64 cross=aarch64-linux-gnu- image=arch/arm64/boot/Image targets=(Image) ;;
-*) arch=x86_64 cross='' image=arch/x86/boot/bzImage targets=(bzImage modules) ;;
-esac
-frags=("$TOP/Kconfig.snippets/qemu.config" "$TOP/Kconfig.snippets/qemu-$guest.config")
+arch=$(guest_field "$guest" 1) cross=$(guest_field "$guest" 2) image=$(guest_field "$guest" 3)
+targets=("$(basename "$image")")
+[ "$arch" != x86_64 ] || targets+=(modules)
+[ "$variant" != x86_64 ] || die "the x86_64 guest's kernels are normal, debug, release..."
+frags=("$TOP/Kconfig.snippets/qemu.config" "$TOP/Kconfig.snippets/qemu-$arch.config")
+[ "$guest" = "$arch" ] || frags+=("$TOP/Kconfig.snippets/qemu-$guest.config")
 case $variant in
-normal|arm64-64k) ;;
+normal|"$guest") ;;
 debug)	frags+=("$TOP/Kconfig.snippets/qemu-debug.config") ;;
 release|base|release-p[0-9]*) frags+=("$TOP/Kconfig.snippets/release.config") ;;
 release-kunit-m|base-kunit-m) frags+=("$TOP/Kconfig.snippets/kunit-m.config") ;;

@@ -14,17 +14,53 @@ UPSTREAM_TAG=faultaround-upstream
 PINNED_VERSION=$(grep -v '^#' "$TOP/patches/BASE_VERSION" | sed -n 1p)
 BASE_VERSION=${BASE_VERSION:-$PINNED_VERSION}
 JOBS=${JOBS:-$(nproc)}
-# The arm64 guest's busybox (deps.sh arm64 unpacks Debian's package there).
-BUSYBOX_ARM64=$BUILD/deps/arm64/bin/busybox
+# The boot lab's guests: kernel.sh builds a kernel for each variant
+# (guest_of), initramfs.sh its user space, qemu-run.sh boots it.  Name,
+# kernel ARCH, CROSS_COMPILE (- for none), the image QEMU boots, and the
+# Debian architecture of the guest's programs.  Each has a config
+# fragment, Kconfig.snippets/qemu-<name>.config, and a geometry below.
+GUESTS="
+x86_64       x86_64   -                       arch/x86/boot/bzImage  amd64
+arm64-4k     arm64    aarch64-linux-gnu-      arch/arm64/boot/Image  arm64
+arm64-64k    arm64    aarch64-linux-gnu-      arch/arm64/boot/Image  arm64
+ppc64le-4k   powerpc  powerpc64le-linux-gnu-  vmlinux                ppc64el
+ppc64le-64k  powerpc  powerpc64le-linux-gnu-  vmlinux                ppc64el
+"
+# guest_field <guest> <1-4>: its ARCH, CROSS_COMPILE, image or Debian
+# architecture.
+guest_field() {
+	awk -v g="$1" -v f="$2" '$1 == g { v = $(f + 1); found = 1 }
+		END { if (!found) exit 1; print (v == "-") ? "" : v }' <<< "$GUESTS" ||
+		die "unknown guest $1"
+}
+# The boot lab guest a kernel.sh variant is for: the x86_64 variants
+# (normal, debug, release, base...) are x86_64, the others are guests.
+guest_of() {
+	if awk -v g="$1" '$1 == g { f = 1 } END { exit !f }' <<< "$GUESTS"; then
+		echo "$1"
+	else
+		echo x86_64
+	fi
+}
+# A foreign guest's busybox (deps.sh <Debian arch> unpacks Debian's
+# busybox-static there; x86_64 guests use the host's).
+busybox_of() {
+	local arch
+	arch=$(guest_field "$1" 4)
+	if [ "$arch" = amd64 ]; then echo /bin/busybox; else echo "$BUILD/deps/$arch/bin/busybox"; fi
+}
 
 # The page-table geometry each KUnit target and boot lab kernel must
 # report: name, PAGE_SIZE, PTRS_PER_PTE.
 GEOMETRIES="
 um           4096   512
 x86_64       4096   512
+arm64-4k     4096   512
 arm64-16k    16384  2048
 arm64-64k    65536  8192
 ppc64-radix  65536  32
+ppc64le-4k   4096   512
+ppc64le-64k  65536  32
 arm          4096   512
 "
 geometry() { awk -v n="$1" '$1 == n { print $2, $3; f = 1 } END { exit !f }' <<< "$GEOMETRIES"; }
@@ -42,27 +78,24 @@ bench_ext4_image() {
 		"$1" "$2M" >/dev/null
 }
 
-# The boot lab guest a kernel.sh variant is for: arm64-64k, or x86_64.
-guest_of() { case $1 in arm64-64k) echo arm64-64k ;; *) echo x86_64 ;; esac; }
-
 # The boot lab's accelerator, in three parts that qemu-run.sh chains and
 # tests/lab/qemu-accel-test.sh tests with a fake probe and a fake boot:
 #   qemu_accel "$guest" "$QEMU_OPTS" accel_cached <cache> kvm_probe /dev/kvm <boot...>
 # They run in $(...), where set -e is off: hence the explicit returns.
 
-# qemu_accel <guest> <qemu opts> <probe...>: kvm or tcg for a qemu-run.sh
-# guest (x86_64 or arm64) booted with <qemu opts> (QEMU_OPTS).  Decides
-# only: <probe...> says whether KVM works here, and runs only when the
-# answer depends on it, so an arm64 or -icount boot neither boots a probe
-# nor reads or writes the probe's cache.
+# qemu_accel <arch> <qemu opts> <probe...>: kvm or tcg for a qemu-run.sh
+# guest of kernel ARCH <arch> booted with <qemu opts> (QEMU_OPTS).
+# Decides only: <probe...> says whether KVM works here, and runs only
+# when the answer depends on it, so an arm64, powerpc or -icount boot
+# neither boots a probe nor reads or writes the probe's cache.
 qemu_accel() {
 	local guest=$1 opts=$2 acc w words
 	shift 2
 	case $guest in
 	x86_64) ;;
 	# The host is x86_64: its KVM runs x86_64 guests only.
-	arm64) echo tcg; return ;;
-	*) die "qemu_accel: unknown guest '$guest'" ;;
+	arm64|powerpc) echo tcg; return ;;
+	*) die "qemu_accel: unknown guest arch '$guest'" ;;
 	esac
 	# QEMU refuses -icount with KVM.  QEMU_OPTS reaches QEMU word-split,
 	# and QEMU takes an option as -name or --name, nothing else.

@@ -1,19 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Usage: qemu-run.sh <image> <initramfs> <name> [kernel args...]
-# Boot a lab kernel (x86_64 bzImage or arm64 Image) under QEMU and return
-# its verdict as the exit status.  The console goes to
+# Boot a lab kernel that kernel.sh built (its guest, lib.sh's GUESTS,
+# follows from the image's build/out/qemu-<variant>/) under QEMU and
+# return its verdict as the exit status.  The console goes to
 # build/boot/<name>.console.log, the guest's results (a second serial
-# port, or a virtio console on arm64) to build/boot/<name>.result.log.
-# Any kernel splat on the console fails the run, even if every test
-# passed.  QEMU_OPTS adds QEMU options (make bench uses it for -icount).
+# port, or a virtio or hypervisor console) to
+# build/boot/<name>.result.log.  Any kernel splat on the console fails
+# the run, even if every test passed.  QEMU_OPTS adds QEMU options (make
+# bench uses it for -icount), QEMU_MEM sets the guest's memory.
 . "$(dirname "$0")/lib.sh"
 
 kernel=${1:?usage: qemu-run.sh <image> <initramfs> <name> [args]}
 initrd=${2:?}; name=${3:?}; shift 3
-# An arm64 Image says so in its header: "ARM\x64" at offset 0x38.
-guest=x86_64
-[ "$(od -An -c -j56 -N4 "$kernel" | tr -d ' ')" != 'ARMd' ] || guest=arm64
+[[ $kernel =~ /out/qemu-([^/]+)/ ]] ||
+	die "$kernel: not a kernel.sh image (build/out/qemu-<variant>/...)"
+guest=$(guest_of "${BASH_REMATCH[1]}")
+arch=$(guest_field "$guest" 1)
 logs=$BUILD/boot
 mkdir -p "$logs"
 TIMEOUT=${QEMU_TIMEOUT:-600}
@@ -23,17 +26,25 @@ boot() {	# boot <accel> <timeout> <console log> <result log> [args...]
 	local accel=$1 limit=$2 console=$3 result=$4 machine
 	shift 4
 	: > "$console"; : > "$result"
-	case $guest in
+	case $arch in
 	arm64)
 		# The kselftest's file is two page tables: 1GiB with 64KiB
 		# pages, and it wants twice that free.
-		machine=(qemu-system-aarch64 -M virt -cpu cortex-a57 -m 3G
+		machine=(qemu-system-aarch64 -M virt -cpu cortex-a57 -m "${QEMU_MEM:-3G}"
 			-serial file:"$console" -device virtio-serial-device
 			-chardev file,id=result,path="$result"
 			-device virtconsole,chardev=result)
 		set -- console=ttyAMA0 fa.result=hvc0 "$@" ;;
+	powerpc)
+		# pseries: two hypervisor consoles, hvc0 and hvc1.
+		machine=(qemu-system-ppc64 -M pseries -cpu power9 -m "${QEMU_MEM:-1G}"
+			-chardev file,id=console,path="$console"
+			-device spapr-vty,chardev=console
+			-chardev file,id=result,path="$result"
+			-device spapr-vty,chardev=result)
+		set -- console=hvc0 fa.result=hvc1 "$@" ;;
 	*)
-		machine=(qemu-system-x86_64 -cpu max -m 1G
+		machine=(qemu-system-x86_64 -cpu max -m "${QEMU_MEM:-1G}"
 			-serial file:"$console" -serial file:"$result")
 		set -- console=ttyS0 "$@" ;;
 	esac
@@ -52,9 +63,9 @@ probe_boot() {
 		grep -q 'RESULT: PROBE' "$logs/probe.result.log"
 }
 
-# TCG for arm64 and for -icount (no probe, cache untouched), else KVM if
-# the probe, cached in build/boot/accel, says it works: see lib.sh.
-acc=$(qemu_accel "$guest" "${QEMU_OPTS:-}" \
+# TCG for arm64, powerpc and -icount (no probe, cache untouched), else
+# KVM if the probe, cached in build/boot/accel, says it works: see lib.sh.
+acc=$(qemu_accel "$arch" "${QEMU_OPTS:-}" \
 	accel_cached "$logs/accel" kvm_probe /dev/kvm probe_boot)
 console=$logs/$name.console.log
 result=$logs/$name.result.log
