@@ -27,7 +27,41 @@
 #   QUICK=1 a smoke sweep (orders 0-4, 1 boot, 16 MiB) into
 #           build/bench-quick/, which fails unless the results have the
 #           expected shape (scripts/bench-shape.py)
+#   POLICY=adaptive adds mod_faultaround's adaptive policy as a column
+#        (each repetition's shuffled orders get one adaptive run) and the
+#        mixed workload, into build/bench-adaptive/ (x86_64 only)
+#   ARCH=arm64|powerpc runs the sweep on that architecture's guests
+#        (lib.sh's GUESTS: 4KiB and 64KiB pages), one after the other,
+#        each into build/bench-<guest>/, with a 60 MiB file as x86_64's;
+#        GUEST=<guest> picks one (make bench GUEST=arm64-64k)
 . "$(dirname "$0")/lib.sh"
+
+# The guest(s): make bench ARCH= runs itself once per guest.  ARCH is
+# ours from here: kernel.sh passes each build its own.
+arch=${ARCH:-x86_64}
+unset ARCH
+if [ -z "${GUEST:-}" ]; then
+	guests=$(awk -v a="$arch" '$2 == a { print $1 }' <<< "$GUESTS")
+	[ -n "$guests" ] || die "ARCH=$arch: no guest of that architecture (lib.sh's GUESTS)"
+	if [ "$(wc -w <<< "$guests")" -gt 1 ]; then
+		for g in $guests; do GUEST=$g "$0" || exit; done
+		exit 0
+	fi
+	GUEST=$guests
+fi
+guest_field "$GUEST" 1 >/dev/null
+variant=normal
+POLICY=${POLICY:-off}
+case $POLICY in
+off) ;;
+adaptive) [ "${AB:-0}${NATIVE:-0}" = 00 ] || die "POLICY=adaptive: not with AB=1 or NATIVE=1" ;;
+*) die "POLICY must be off or adaptive, not '$POLICY'" ;;
+esac
+if [ "$GUEST" != x86_64 ]; then
+	[ "${QUICK:-0}${AB:-0}${NATIVE:-0}" = 000 ] && [ "$POLICY" = off ] ||
+		die "QUICK=1, AB=1, NATIVE=1 and POLICY= are x86_64's: not with GUEST=$GUEST"
+	variant=$GUEST MIB=${MIB:-60} MODCOST=0	# the module is x86_64's
+fi
 
 WORKLOADS_ALL="seq rand sparse mmap-pread-seq mmap-pread-rand mmap-pread-seq@ext4
 mmap-pread-rand@ext4 mmap-pread-seq@ext4-cold mmap-pread-rand@ext4-cold
@@ -53,8 +87,13 @@ elif [ "${AB:-0}" = 1 ]; then
 	fi
 	# The A/B is at the default order; its precision comes from BOOTS.
 	ORDERS=${ORDERS:-4} REPS=${REPS:-10}
-else
+elif [ "$POLICY" = adaptive ]; then
+	out=$BUILD/bench-adaptive
+	WORKLOADS=${WORKLOADS:-$WORKLOADS_ALL mixed}
+elif [ "$GUEST" = x86_64 ]; then
 	out=$BUILD/bench
+else
+	out=$BUILD/bench-$GUEST
 fi
 ORDERS=${ORDERS:-all}
 REPS=${REPS:-3}
@@ -117,7 +156,7 @@ sweep() {
 	# needs kunit.ko, which the initramfs does not carry.
 	case $variant in base*|release-p*|*-kunit-m) modcost=0 ;; esac
 	kernel=$("$TOP/scripts/kernel.sh" "$variant" | tail -n1)
-	[ "$modcost" != 1 ] || "$TOP/scripts/module.sh" "$variant" >&2
+	[ "$modcost$POLICY" = 0off ] || "$TOP/scripts/module.sh" "$variant" >&2
 	# One initramfs per kernel for the whole bench, not one per boot.
 	[ -n "${initrds[$variant]:-}" ] ||
 		initrds[$variant]=$("$TOP/scripts/initramfs.sh" "$variant" bench | tail -n1)
@@ -131,7 +170,7 @@ sweep() {
 		"bench-$name" rcupdate.rcu_cpu_stall_suppress=1 fa.mode=bench fa.orders="$(csv_list $ORDERS)" \
 		fa.reps="$REPS" fa.threads="$(csv_list $THREADS)" fa.tasks="$(csv_list $TASKS)" \
 		fa.workloads="$(csv_list $WORKLOADS)" fa.mib="$MIB" \
-		fa.modcost="$modcost" >&2 &
+		fa.modcost="$modcost" fa.policy="$POLICY" >&2 &
 	qemu=$!
 	# The guest's progress lines are on its console: follow them live.
 	tail -n +1 -F --pid=$qemu "$console" 2>/dev/null |
@@ -203,11 +242,11 @@ elif [ "${NATIVE:-0}" = 1 ]; then
 else
 	runs=
 	for boot in $(seq "$BOOTS"); do
-		sweep normal "normal-b$boot" $((boot - 1)) "$BOOTS"
-		runs=$runs${runs:+,}$out/runs-normal-b$boot.csv
+		sweep "$variant" "$variant-b$boot" $((boot - 1)) "$BOOTS"
+		runs=$runs${runs:+,}$out/runs-$variant-b$boot.csv
 	done
 	sets=("patched=$runs")
-	variants="normal, $BOOTS boots"
+	variants="$variant, $BOOTS boots"
 fi
 kernel=$(uname -r)
 [ "${NATIVE:-0}" = 1 ] || kernel=$(make -s -C "$TREE" kernelversion)

@@ -30,6 +30,9 @@
  *                   (20) times in all, with posix_spawn (no copy-on-write)
  *   dynexec         the same with -x, a dynamically linked program: its
  *                   ld.so and libc come from the page cache
+ *   mixed           two threads of one process at once: one reads the
+ *                   file in order (seq), the other does sparse's passes
+ *                   over the -g file; no one order suits both
  *
  * -c starts cold: the file's pages are dropped from the page cache first
  * (POSIX_FADV_DONTNEED, on a clean file), so that its faults are major
@@ -49,7 +52,8 @@
  *   out: starting the workers and joining them.
  * - <pages> is the pages read or written (exec: the starts); <mapped>
  *   the Rss of the measured mappings (/proc/self/smaps) at the end of
- *   each pass, summed: the pages read plus what fault-around added.
+ *   each pass, summed: the pages read plus what fault-around added
+ *   (exec, dynexec, mixed: 0, none; the counters tell).
  * - <fa calls> and <fa mapped> are the deltas of /proc/vmstat's
  *   fault_around and fault_around_mapped over the measured phases,
  *   system-wide (-1 on a kernel without them).  The workers' own code is
@@ -81,10 +85,11 @@
 #define SPARSE_TOUCHES	512	/* sparse's default: about as many touches */
 #define RAND_WORDS	64	/* mmap-pread-rand's random reads per page */
 
-enum workload { SEQ, RAND, SPARSE, PREAD_SEQ, PREAD_RAND, ANON, EXEC, DYNEXEC };
+enum workload { SEQ, RAND, SPARSE, PREAD_SEQ, PREAD_RAND, ANON, EXEC, DYNEXEC,
+		MIXED };
 static const char *const names[] = {
 	"seq", "rand", "sparse", "mmap-pread-seq", "mmap-pread-rand", "anon",
-	"exec", "dynexec",
+	"exec", "dynexec", "mixed",
 };
 
 static enum workload workload;
@@ -92,6 +97,9 @@ static long page_size;
 static size_t pt_span;		/* bytes one page table maps */
 static size_t npages, file_size;
 static int fd = -1;
+/* mixed's sparse part: its file, its size, and its passes. */
+static int fd2 = -1;
+static size_t file2_size, passes2;
 static unsigned int nworkers = 1, passes = 1, seed = 1;
 static size_t starts = 20;
 static const char *program = "/proc/self/exe";
@@ -228,6 +236,19 @@ static void spawn_starts(size_t n)
 	}
 }
 
+/* sparse's touches: one page per page table of the @fd mapping of @len. */
+static unsigned long sparse_pass(int file, size_t len)
+{
+	size_t i, ptes = pt_span / page_size;
+	unsigned long sum = 0;
+	char *map = map_aligned(len, PROT_READ, MAP_SHARED, file);
+
+	for (i = 0; i < len / pt_span; i++)
+		sum += read_page(map + i * ptes * page_size);
+	munmap(map, len);
+	return sum;
+}
+
 /* One worker's share of one pass over @map. */
 static void work(unsigned int id, char *map)
 {
@@ -240,6 +261,14 @@ static void work(unsigned int id, char *map)
 
 	from = own ? 0 : nwork * id / nworkers;
 	to = own ? nwork : nwork * (id + 1) / nworkers;
+	if (workload == MIXED) {
+		/* Worker 0 reads the file in order, worker 1 is sparse. */
+		for (i = 0; !id && i < npages; i++)
+			sink += read_page(map + i * page_size);
+		for (i = 0; id && i < passes2; i++)
+			sink += sparse_pass(fd2, file2_size);
+		return;
+	}
 	for (i = from; i < to; i++) {
 		switch (workload) {
 		case SEQ:
@@ -273,6 +302,8 @@ static void work(unsigned int id, char *map)
 		case DYNEXEC:
 			spawn_starts(to - from);
 			return;
+		case MIXED:
+			break;
 		}
 	}
 }
@@ -403,7 +434,7 @@ static int create(const char *path, size_t mib)
 static int usage(void)
 {
 	fprintf(stderr, "usage: fa-bench -C -f file -m MiB\n"
-		"       fa-bench -w workload -f file [-c] [-t workers] [-s seed] [-P ptes] [-p passes] [-n starts] [-x program]\n"
+		"       fa-bench -w workload -f file [-c] [-t workers] [-s seed] [-P ptes] [-p passes] [-n starts] [-x program] [-g file]\n"
 		"       fa-bench -H mappings [-d dir]\n");
 	return 2;
 }
@@ -411,7 +442,7 @@ static int usage(void)
 int main(int argc, char **argv, char **envp)
 {
 	unsigned long long t0, t_ready, work_ns = 0, down_ns = 0, t, fixed;
-	const char *dir = "/tmp", *w = NULL, *file = NULL;
+	const char *dir = "/tmp", *w = NULL, *file = NULL, *file2 = NULL;
 	struct fa_counters fa_before, fa_after;
 	int vmstat;
 	long minflt = 0, majflt = 0, mapped = 0;
@@ -424,7 +455,7 @@ int main(int argc, char **argv, char **envp)
 
 	environment = envp;
 	page_size = sysconf(_SC_PAGESIZE);
-	while ((opt = getopt(argc, argv, "Ccw:t:f:m:s:P:p:n:x:H:d:")) != -1) {
+	while ((opt = getopt(argc, argv, "Ccw:t:f:m:s:P:p:n:x:H:d:g:")) != -1) {
 		switch (opt) {
 		case 'C': do_create = 1; break;
 		case 'c': cold = 1; break;
@@ -439,6 +470,7 @@ int main(int argc, char **argv, char **envp)
 		case 'x': program = optarg; break;
 		case 'H': held = atoi(optarg); break;
 		case 'd': dir = optarg; break;
+		case 'g': file2 = optarg; break;
 		default: return usage();
 		}
 	}
@@ -488,6 +520,22 @@ int main(int argc, char **argv, char **envp)
 	if (workload == SPARSE && passes == 1)
 		passes = (SPARSE_TOUCHES + file_size / pt_span - 1) /
 			 (file_size / pt_span);
+	if (workload == MIXED) {
+		struct stat st;
+
+		fd2 = file2 ? open(file2, O_RDONLY) : -1;
+		if (fd2 < 0 || fstat(fd2, &st))
+			die(file2 ? file2 : "mixed needs -g <file>");
+		file2_size = st.st_size / pt_span * pt_span;
+		if (!file2_size) {
+			fprintf(stderr, "fa-bench: mixed's -g file must be one page table (%zu bytes) or more\n",
+				pt_span);
+			return 2;
+		}
+		passes2 = (SPARSE_TOUCHES + file2_size / pt_span - 1) /
+			  (file2_size / pt_span);
+		nworkers = 2;
+	}
 
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
 		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -580,6 +628,10 @@ int main(int argc, char **argv, char **envp)
 		}
 		pages = passes * (workload == SPARSE ? file_size / pt_span :
 				  procs ? nworkers * npages : npages);
+		if (workload == MIXED) {
+			pages = npages + passes2 * (file2_size / pt_span);
+			mapped = 0;
+		}
 	}
 	printf("%ld %ld %llu %zu %ld %lld %lld %llu %llu\n", minflt, majflt,
 	       work_ns + down_ns, pages, mapped,

@@ -8,10 +8,11 @@
 #
 #   sweep.sh [-o "0 1 2 ..."|all] [-r 3] [-t "1"] [-T "1 2"] [-w "seq rand ..."]
 #            [-m MiB] [-b fa-bench] [-x dynamic program] [-e ext4 image]
-#            [-d tmpdir] [-k mod_faultaround.ko]
+#            [-d tmpdir] [-k mod_faultaround.ko] [-a mod_faultaround.ko]
 #
 # -o all (the default) is every order the kernel accepts, 0 to a page
-# table.  By default the file is 1/16 of the memory (a multiple of 2 MiB).
+# table.  By default the file is 1/16 of the memory (a multiple of 2 MiB);
+# sparse's is one page table where that is more (64KiB pages: 512 MiB).
 # -t are the thread counts of the thread workloads (1), -T the process
 # counts of mmap-pread-* (by default the powers of two below the number
 # of CPUs, and that number: 1 task and N, as vm-scalability runs them).
@@ -28,6 +29,13 @@
 # mounted, not root), the sweep measures the current setting only, says
 # so, and reports its order, or -1 where it cannot be read.
 #
+# mixed reads the file in order in one thread while another does
+# sparse's passes over a second file, of sparse's size.
+#
+# -a adds a run of mod_faultaround's adaptive policy (setup adaptive, at
+# the kernel's default order) to each repetition's shuffled orders; the
+# module stays loaded, idle (no policy registered), for the other runs.
+#
 # -k adds the module-cost runs, at the kernel's default order: the module
 # not loaded (setup mod-off), loaded with no override (mod-idle), and
 # loaded with 256 overrides on another process's mappings (mod-256),
@@ -35,14 +43,14 @@
 
 orders=all reps=3 threads=1 tasks=auto ptes=
 workloads="seq rand sparse mmap-pread-seq mmap-pread-rand anon exec dynexec"
-mib=auto bench=fa-bench dyn= image= dir=/tmp ko=
-while getopts o:r:t:T:w:m:b:x:e:d:k: opt; do
+mib=auto bench=fa-bench dyn= image= dir=/tmp ko= ako=
+while getopts o:r:t:T:w:m:b:x:e:d:k:a: opt; do
 	case $opt in
 	o) orders=$OPTARG ;; r) reps=$OPTARG ;; t) threads=$OPTARG ;;
 	T) tasks=$OPTARG ;;
 	w) workloads=$OPTARG ;; m) mib=$OPTARG ;; b) bench=$OPTARG ;;
 	x) dyn=$OPTARG ;; e) image=$OPTARG ;; d) dir=$OPTARG ;;
-	k) ko=$OPTARG ;; *) exit 2 ;;
+	k) ko=$OPTARG ;; a) ako=$OPTARG ;; *) exit 2 ;;
 	esac
 done
 
@@ -70,11 +78,13 @@ elif saved=$(cat $dbg/fault_around_bytes 2>/dev/null); then
 	while [ $((page << current)) -lt "$saved" ]; do current=$((current + 1)); done
 	! echo "$saved" 2>/dev/null > $dbg/fault_around_bytes || knob=bytes
 fi
-[ -z "$ko" ] || [ $knob = order ] ||
-	die "-k needs the patched kernel's fault_around_order, writable"
-[ -z "$ko" ] || [ -r "$ko" ] || die "no module $ko"
-[ -z "$ko" ] || ! grep -q '^mod_faultaround ' /proc/modules ||
-	die "unload mod_faultaround first: the runs without it need that"
+for m in $ko $ako; do
+	[ $knob = order ] ||
+		die "-k and -a need the patched kernel's fault_around_order, writable"
+	[ -r "$m" ] || die "no module $m"
+	! grep -q '^mod_faultaround ' /proc/modules ||
+		die "unload mod_faultaround first: the runs without it need that"
+done
 
 set_order() {
 	case $knob in
@@ -101,7 +111,7 @@ fi
 holder= held=$dir/fa-held.$$
 restore() {
 	if [ -n "$holder" ]; then kill "$holder"; wait "$holder"; fi
-	rm -f "$held" "$dir/fa-bench.file"
+	rm -f "$held" "$dir/fa-bench.file" "$dir/fa-sparse.file" "$dir/fa-mixed.file"
 	for m in "$dir/fa-huge" "$dir/fa-ext4"; do
 		dev=$(awk -v m="$m" '$2 == m { print $1 }' /proc/mounts)
 		[ -n "$dev" ] || continue
@@ -110,7 +120,7 @@ restore() {
 		case $dev in /dev/loop*) losetup -d "$dev" ;; esac
 	done
 	rmdir "$dir/fa-huge" "$dir/fa-ext4" 2>/dev/null || true
-	[ -z "$ko" ] || ! grep -q '^mod_faultaround ' /proc/modules ||
+	[ -z "$ko$ako" ] || ! grep -q '^mod_faultaround ' /proc/modules ||
 		rmmod mod_faultaround
 	case $knob in
 	order)	echo "$saved" > $dbg/fault_around_order ;;
@@ -146,6 +156,12 @@ setup() {
 	done < "$held"
 }
 
+# policy off|adaptive: mod_faultaround's policy, the module loaded first.
+policy() {
+	grep -q '^mod_faultaround ' /proc/modules || insmod "$ako" || return
+	echo "$1" > $dbg/faultaround/policy
+}
+
 # state_dir <state>: where the file of that page-cache state is, set up
 # on first use; fails where the system cannot have it.
 state_dir() {
@@ -168,6 +184,26 @@ state_dir() {
 	*)	return 1 ;;
 	esac
 }
+# sparse reads one page per page table: where the file is smaller than
+# one (64KiB pages: 512MiB), sparse gets a file of one page table.
+span_mib=$(( (page * pt_ptes) >> 20 ))
+sparse_mib=
+[ "$mib" -ge "$span_mib" ] || sparse_mib=$span_mib
+# file_of <workload> <dir>: the file it reads; file_mib <file>: its size.
+file_of() {
+	if [ "${1%@*}" = sparse ] && [ -n "$sparse_mib" ]; then
+		echo "$2/fa-sparse.file"
+	else
+		echo "$2/fa-bench.file"
+	fi
+}
+file_mib() {
+	case $1 in
+	*/fa-sparse.file) echo "$sparse_mib" ;;
+	*/fa-mixed.file) echo "${sparse_mib:-$mib}" ;;
+	*) echo "$mib" ;;
+	esac
+}
 # Each workload's page-cache state ready, its file written once; what
 # cannot run here is left out.
 kept=
@@ -177,14 +213,17 @@ for w in $workloads; do
 	case ${w%@*} in
 	exec) ok=1 ;;	# anon too needs the file: its size
 	dynexec) [ -n "$dyn" ] && ok=1 || ok="no dynamic program (-x)" ;;
-	*)	span=$(( page * pt_ptes ))	# a page table's bytes
-		if [ "${w%@*}" = sparse ] && [ $((mib << 20)) -lt $span ]; then
-			ok="a $mib MiB file is less than one page table ($((span >> 20)) MiB)"
-		elif d=$(state_dir "$state") 2>/dev/null; then
-			[ -f "$d/fa-bench.file" ] ||
-				$bench -C -f "$d/fa-bench.file" -m "$mib" ||
-				die "cannot write $d/fa-bench.file"
-			ok=1
+	*)	if d=$(state_dir "$state") 2>/dev/null; then
+			f=$(file_of "$w" "$d")
+			if [ "$f" = "$d/fa-sparse.file" ] && [ $((sparse_mib * 3)) -gt "$mem" ]; then
+				ok="its file, a page table, is $sparse_mib MiB: more than a third of the memory"
+			else
+				for f in $f $([ "${w%@*}" != mixed ] || echo "$d/fa-mixed.file"); do
+					[ -f "$f" ] || $bench -C -f "$f" -m "$(file_mib "$f")" ||
+						die "cannot write $f"
+				done
+				ok=1
+			fi
 		else
 			ok="no $state here (tmpfs needs -d on a tmpfs, ext4 -e and root, huge a THP kernel and root)"
 		fi ;;
@@ -194,14 +233,16 @@ done
 workloads=$kept
 sync	# the ext4 file clean on its device: a cold run drops and reads it
 n_orders=$(echo $orders | wc -w)
-per_rep=$n_orders
-[ -z "$ko" ] || per_rep=$((n_orders + 3))
+tokens=$orders
+[ -z "$ako" ] || tokens="$orders adaptive"
+per_rep=$(echo $tokens | wc -w)
+[ -z "$ko" ] || per_rep=$((per_rep + 3))
 total=0
 for w in $workloads; do
 	total=$((total + $(workers "$w" | wc -w) * per_rep * reps))
 done
 # make bench puts this line in its report.
-echo "sweep: file $mib MiB (memory $mem MiB, page $page bytes), default order $current, orders $orders, threads $threads, tasks $tasks, $reps repetitions, $total runs" >&2
+echo "sweep: file $mib MiB${sparse_mib:+ (sparse's $sparse_mib MiB, one page table)} (memory $mem MiB, page $page bytes), default order $current, orders $orders, threads $threads, tasks $tasks, $reps repetitions, $total runs" >&2
 run=0
 # run1 <setup> <workload> <workers> <order> <rep>: one CSV line.
 run1() {
@@ -210,9 +251,10 @@ run1() {
 	state=tmpfs x=
 	case $2 in *@*) state=${2#*@} ;; esac
 	[ "$2" != dynexec ] || x="-x $dyn"
+	[ "${2%@*}" != mixed ] || x="-g $(state_dir $state)/fa-mixed.file"
 	[ "$state" != ext4-cold ] || x="$x -c"
 	# shellcheck disable=SC2086 # $ptes and $x are empty or two words
-	out=$($bench -w "${2%@*}" -t "$3" -f "$(state_dir $state)/fa-bench.file" \
+	out=$($bench -w "${2%@*}" -t "$3" -f "$(file_of "$2" "$(state_dir $state)")" \
 		-s "$5" $x $ptes) ||
 		die "fa-bench -w $2 failed"
 	set -- "$@" $out
@@ -226,8 +268,14 @@ for w in $workloads; do
 	for t in $(workers "$w"); do
 		rep=1
 		while [ $rep -le "$reps" ]; do
-			for o in $(shuffle "$orders"); do
-				run1 sweep "$w" "$t" "$o" $rep
+			for o in $(shuffle "$tokens"); do
+				if [ "$o" != adaptive ]; then
+					run1 sweep "$w" "$t" "$o" $rep
+					continue
+				fi
+				policy adaptive || die "cannot switch the adaptive policy on"
+				run1 adaptive "$w" "$t" "$saved" $rep
+				policy off || die "cannot switch the adaptive policy off"
 			done
 			rep=$((rep + 1))
 		done
