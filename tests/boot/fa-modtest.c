@@ -6,9 +6,10 @@
  *
  *   fa-modtest [-m max_order] [-k module.ko] [test...]
  *
- * Tests: ab errors mapping handed exit stress unload (default: all).
- * "stress" unloads the module while faults are in flight, "unload" under
- * slab fault injection; both load it again from -k.
+ * Tests: ab errors mapping handed exit stress unload adaptive (default:
+ * all).  "stress" unloads the module while faults are in flight, "unload"
+ * under slab fault injection, "adaptive" with its policy on and faults in
+ * flight; they load it again from -k.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -788,6 +789,220 @@ static void test_unload(void)
 	close(fd);
 }
 
+/* The policy file's content, without its newline. */
+static const char *policy_now(void)
+{
+	static char buf[32];
+
+	snprintf(buf, sizeof(buf), "%s", slurp(DIR_ "policy"));
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf;
+}
+
+static int set_policy(const char *s)
+{
+	return put(DIR_ "policy", s, strlen(s));
+}
+
+/* The adaptive listing's line of the mapping at @p of process @pid, or NULL. */
+static const char *adaptive_line(pid_t pid, const void *p)
+{
+	static char line[256];
+	const char *s = slurp(DIR_ "adaptive"), *l;
+	unsigned long start;
+	long lpid;
+
+	for (l = s; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		if (sscanf(l, "%ld %*s %lx-", &lpid, &start) == 2 &&
+		    lpid == pid && start == (unsigned long)p) {
+			snprintf(line, sizeof(line), "%.*s",
+				 (int)strcspn(l, "\n"), l);
+			return line;
+		}
+	}
+	return NULL;
+}
+
+/* The lines the adaptive listing has for process @pid. */
+static int adaptive_lines_of(pid_t pid)
+{
+	const char *s = slurp(DIR_ "adaptive"), *l;
+	int n = 0;
+	long lpid;
+
+	for (l = s; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (sscanf(l, "%ld", &lpid) == 1 && lpid == pid)
+			n++;
+	return n;
+}
+
+struct flipper {
+	volatile bool stop;
+	long flips;
+};
+
+static void *flip_policy(void *arg)
+{
+	struct flipper *f = arg;
+
+	while (!f->stop) {
+		set_policy(f->flips & 1 ? "off\n" : "adaptive\n");
+		f->flips++;
+	}
+	return NULL;
+}
+
+/*
+ * The adaptive policy: its file, a sequential read, its state listed and
+ * gone with the mapping (munmap, exit), overrides winning, the bound on
+ * its state under many mappings, switching and unloading under faults.
+ * The expectations come from the page-table geometry (-m, log2 of
+ * PTRS_PER_PTE): the policy's largest order is an eighth of a page table.
+ */
+static void test_adaptive(void)
+{
+	unsigned int amax = max_order > 3 ? max_order - 3 : 0;
+	int fd = make_file("/tmp/fa-adaptive", NPAGES), pipefd[2], go[2], err;
+	char *p = map_aligned(fd, NPAGES * page_size), *q, c, **many;
+	long faults, limit, before, untracked, many_n, i, n;
+	struct stress st = { 0 };
+	struct flipper fl = { 0 };
+	pthread_t t[3];
+	const char *line;
+	pid_t pid;
+	int mfd;
+
+	cmd("clear\n");
+	set_order(4);
+	result(!strcmp(policy_now(), "off"), "adaptive policy off at load",
+	       "policy reads '%s'", policy_now());
+	err = set_policy("adaptive\n");
+	result(!err && !strcmp(policy_now(), "adaptive"), "adaptive policy on",
+	       "%s, policy reads '%s'", strerror(err), policy_now());
+	err = set_policy("sometimes\n");
+	result(err == EINVAL && !strcmp(policy_now(), "adaptive"),
+	       "adaptive policy refuses junk", "%s, policy reads '%s'",
+	       strerror(err), policy_now());
+
+	/* Sequential: up to the largest order, two faults a step at most. */
+	faults = p ? read_pages(p, NPAGES) : -1;
+	result(faults > 0 && faults <= (long)((NPAGES >> amax) + 2 * (amax + 1)),
+	       "adaptive sequential read", "%ld faults for %lu pages, want at most %lu (order %u)",
+	       faults, NPAGES, (NPAGES >> amax) + 2 * (amax + 1), amax);
+	line = adaptive_line(getpid(), p);
+	result(line && strstr(line, "fa-modtest") &&
+	       (unsigned int)atoi(strstr(line, " order ") + 7) == amax,
+	       "adaptive state listed", "line '%s'", line ? line : "(none)");
+	munmap(p, NPAGES * page_size);
+	result(!adaptive_line(getpid(), p), "adaptive state gone on munmap",
+	       "still listed: %s", adaptive_line(getpid(), p));
+
+	/* An override wins: order 0, one fault per page. */
+	p = map_aligned(fd, NPAGES * page_size);
+	err = p ? cmd("%d %p 0\n", getpid(), p) : EINVAL;
+	faults = err ? -1 : read_pages(p, NPAGES);
+	result(faults == (long)NPAGES, "adaptive: an override wins",
+	       "%ld faults, want %lu (order 0)", faults, NPAGES);
+	cmd("clear\n");
+	munmap(p, NPAGES * page_size);
+
+	/* A child's state is listed while it lives, and gone at its exit. */
+	if (pipe(pipefd) || pipe(go))
+		return;
+	pid = fork();
+	if (!pid) {
+		q = map_aligned(fd, NPAGES * page_size);
+		if (q)
+			read_pages(q, NPAGES);
+		if (write(pipefd[1], &q, sizeof(q)) != sizeof(q) ||
+		    read(go[0], &c, 1) != 1)
+			_exit(1);
+		_exit(0);
+	}
+	if (read(pipefd[0], &q, sizeof(q)) != sizeof(q))
+		q = NULL;
+	result(q && adaptive_line(pid, q), "adaptive state of a child listed",
+	       "no line for pid %d", pid);
+	if (write(go[1], "x", 1) != 1)
+		return;
+	waitpid(pid, NULL, 0);
+	result(!adaptive_lines_of(pid), "adaptive state gone at exit",
+	       "%d lines still for pid %d", adaptive_lines_of(pid), pid);
+
+	/* The bound: more one-page mappings than the limit, each faulted. */
+	limit = stat_of("adaptive_limit");
+	before = stat_of("adaptive_mappings");
+	untracked = stat_of("adaptive_untracked");
+	many_n = limit + 100;
+	many = calloc(many_n, sizeof(*many));
+	close(fd);
+	fd = make_file("/tmp/fa-adaptive", 2 * many_n);
+	for (i = 0; many && fd >= 0 && i < many_n; i++) {
+		/* Pages 0, 2, 4...: never adjacent, so never merged. */
+		many[i] = mmap(NULL, page_size, PROT_READ, MAP_SHARED, fd,
+			       2 * i * page_size);
+		if (many[i] == MAP_FAILED)
+			break;
+		read_pages(many[i], 1);
+	}
+	n = stat_of("adaptive_mappings");
+	result(limit > 0 && i == many_n && n == limit &&
+	       stat_of("adaptive_untracked") - untracked >= many_n - limit + before,
+	       "adaptive state bounded", "%ld mapped, %ld tracked (limit %ld, %ld before), %ld untracked more",
+	       i, n, limit, before, stat_of("adaptive_untracked") - untracked);
+	many_n = i;
+	for (i = 0; i < many_n; i++)
+		munmap(many[i], page_size);
+	/* None of them listed; the test's own code may have faulted anew. */
+	for (i = 0, n = 0; i < many_n; i++)
+		n += adaptive_line(getpid(), many[i]) != NULL;
+	result(!n && stat_of("adaptive_mappings") <= before + 8,
+	       "adaptive state freed with many mappings",
+	       "%ld of them still listed, %ld tracked (%ld before)", n,
+	       stat_of("adaptive_mappings"), before);
+	free(many);
+
+	/* Switching while two threads fault; then off frees everything. */
+	st.p = map_aligned(fd, NPAGES * page_size);
+	pthread_create(&t[0], NULL, stress_fault, &st);
+	pthread_create(&t[1], NULL, stress_fault, &st);
+	pthread_create(&t[2], NULL, flip_policy, &fl);
+	usleep(500000);
+	fl.stop = true;
+	pthread_join(t[2], NULL);
+	err = set_policy("off\n");
+	result(!err && fl.flips > 10 && !stat_of("adaptive_mappings") &&
+	       !slurp(DIR_ "adaptive")[0], "adaptive switched under faults",
+	       "%s after %ld switches, %ld tracked", strerror(err), fl.flips,
+	       stat_of("adaptive_mappings"));
+
+	/* Unload with the policy on and the faults still running. */
+	err = set_policy("adaptive\n");
+	usleep(100000);
+	if (!err && syscall(SYS_delete_module, "mod_faultaround", O_NONBLOCK))
+		err = errno;
+	usleep(200000);
+	st.stop = true;
+	pthread_join(t[0], NULL);
+	pthread_join(t[1], NULL);
+	result(!err && st.rounds > 0, "adaptive unload under faults",
+	       "%s, %ld rounds", strerror(err), st.rounds);
+	/* Nothing left behind: the global order 4 again. */
+	q = map_aligned(fd, NPAGES * page_size);
+	faults = q ? read_pages(q, NPAGES) : -1;
+	result(faults == (long)(NPAGES >> 4), "adaptive unload leaves no policy",
+	       "%ld faults, expected %lu (the global order 4)", faults,
+	       NPAGES >> 4);
+	mfd = open(module, O_RDONLY);
+	err = mfd < 0 || syscall(SYS_finit_module, mfd, "", 0) ? errno : 0;
+	close(mfd);
+	result(!err && !strcmp(policy_now(), "off"), "adaptive reload: off",
+	       "%s, policy reads '%s'", strerror(err), policy_now());
+	munmap(q, NPAGES * page_size);
+	munmap(st.p, NPAGES * page_size);
+	close(fd);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -799,6 +1014,7 @@ static const struct {
 	{ "exit", test_exit },
 	{ "stress", test_stress },
 	{ "unload", test_unload },
+	{ "adaptive", test_adaptive },
 };
 
 int main(int argc, char **argv)
