@@ -89,8 +89,10 @@ check: tree
 
 # make test runs KUnit with kunit.py where no boot lab kernel runs it built
 # in: the boot lab's x86_64 kernels (4KiB pages, 512 PTEs, as UML) and its
-# arm64 64KiB-page kernel (8192 PTEs) do, beside the kselftest.
-test: export KUNIT_TARGETS ?= arm64-16k ppc64-radix arm
+# arm64 64KiB-page kernel (8192 PTEs) do, beside the kselftest.  Not
+# arm64-16k (2048 PTEs, between those two; make cross compiles it): its
+# 12 min cold would take make test past CI's limit.  make kunit runs it.
+test: export KUNIT_TARGETS ?= ppc64-radix arm
 test: tree
 	@$(S)/run-checks.sh $(TESTS)
 
