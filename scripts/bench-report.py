@@ -8,9 +8,13 @@ The first LABEL is the kernel under test ("patched"); a second one
 ("base") adds the A/B table.  Several CSVs for one label are its boots,
 numbered in the order given.  Runs of setup "sweep" make the order
 tables; those of setups mod-off, mod-idle and mod-256 (sweep.sh -k) the
-module-cost lines.  --meta keys: kernel, base, config, qemu, clock
-(icount, wall or native; native if absent), sweep, default_order (4 if
-absent), commit; all are printed in the header.
+module-cost lines; those of setup "adaptive" (sweep.sh -a:
+mod_faultaround's adaptive policy, their order column the default order
+it starts from, not an order) a column "adaptive" after the largest
+order, and the Adaptive section that opens the summary.  --meta keys:
+kernel, base, config, qemu, clock (icount, wall or native; native if
+absent), sweep, default_order (4 if absent), commit; all are printed in
+the header.
 
 The figure is the runs' ns column, named by the clock: guest
 instructions (icount), wall time under TCG (wall) or native time.  Each
@@ -30,16 +34,19 @@ fa_mapped, + d * majflt where that varies), a recommended order per
 workload (the smallest order within 1% of the best one, or not
 distinguishable from it; anon is a control: all orders must be
 equivalent to order 0 within +-1%), the cross-check of the counters
-(against Rss; for exec and dynexec, that every run at an order above 0
-mapped pages ahead), the module cost and the A/B (Hodges-Lehmann ratios
-with exact Mann-Whitney 90% intervals, as before; their marks from a
-Welch t-test on the boots' median logs, since the two kernels ran in
-different boots), and a one-screen summary.
+(against Rss; for exec, dynexec and mixed, which have no Rss, that every
+run at an order above 0 mapped pages ahead), the module cost and the A/B
+(Hodges-Lehmann ratios with exact Mann-Whitney 90% intervals, as before;
+their marks from a Welch t-test on the boots' median logs, since the two
+kernels ran in different boots), and a one-screen summary, which opens
+with the adaptive policy against the best fixed order and the default
+one where it ran.  The recommendations, the cost model and the
+cross-check are of the fixed orders (setup sweep) only.
 
 Prints the report on stdout and writes DIR/results.csv,
 DIR/results.json, DIR/<workload>.png and, for an A/B, DIR/ab.png.
-Exits 1 if the counters disagree with Rss, or exec or dynexec mapped
-nothing ahead at an order above 0.
+Exits 1 if the counters disagree with Rss, or exec, dynexec or mixed
+mapped nothing ahead at an order above 0.
 """
 import argparse
 import csv
@@ -76,10 +83,17 @@ CONTROL = "anon"	# no order touches anonymous faults
 # Where the counters and the mapping's Rss both apply: not anon (no
 # fault-around) and not exec/dynexec (the children's mappings are gone).
 CHECKED = ("seq", "rand", "sparse")
-# Where only fa_mapped > 0 at orders above 0 can be checked.
+# Where there is no Rss, and only fa_mapped > 0 at orders above 0 can be
+# checked: exec and dynexec (the children's mappings are gone), mixed
+# (fa-bench does not measure its two threads' mappings).  EXECS: those
+# whose pages touched are program starts.
 EXECS = ("exec", "dynexec")
-CROSS = ("Cross-check of the counters (against Rss; exec, dynexec: "
-         "fa-mapped > 0 at every order above 0)")
+NO_RSS = EXECS + ("mixed",)
+# mod_faultaround's adaptive policy: the setup of its runs, and its column.
+ADAPTIVE = "adaptive"
+ADAPT_BEST = 0.05	# "within 5% of the best" fixed order
+ADAPT_MARGIN = 0.02	# where no order applies: equivalent to off within +-2%
+SPARSE_GOAL = 1.25	# sparse's pages mapped per page touched, at most
 INT_FIELDS = ("threads", "order", "rep", "minflt", "majflt", "ns", "pages",
               "mapped")
 TIME_FIELDS = ("ns", "fixed_ns", "teardown_ns")
@@ -163,6 +177,27 @@ def who(workload, n):
     """mmap-pread's workers are processes, the others' threads."""
     word = "task" if workload.startswith("mmap-pread") else "thread"
     return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def cross_title(workloads):
+    """The cross-check's name: exec and dynexec are always named (the
+    report's text before mixed), another workload without Rss where it
+    ran."""
+    ran = {base_name(w) for w in workloads}
+    names = ", ".join(w for w in NO_RSS if w in EXECS or w in ran)
+    return (f"Cross-check of the counters (against Rss; {names}: "
+            "fa-mapped > 0 at every order above 0)")
+
+
+def base_name(workload):
+    """The workload without its page-cache state: mixed@ext4 is mixed."""
+    return workload.partition("@")[0]
+
+
+def no_order(workload):
+    """Where the order makes no difference: anon (no fault-around) and a
+    @huge file (a fault maps its whole PMD-sized folio)."""
+    return base_name(workload) == CONTROL or workload.endswith("@huge")
 
 
 def checked(workload):
@@ -604,13 +639,16 @@ def crosscheck(runs):
     faults on cached text and libraries, so at every order above 0 some
     pages must have been mapped ahead: fa_mapped 0 there is fault-around
     not running (as a kernel state bug once had it at every order).
+    mixed has no Rss either, and its reader faults in order on a cached
+    file: the same holds.  Fixed orders only: under the adaptive policy
+    a fault need not fault around at all, and neither identity holds.
     Returns the runs checked and the disagreements."""
     done, bad = [], []
     for r in runs:
         if r["fa_calls"] < 0:
             continue
         calls, fa, rss = r["fa_calls"], r["fa_mapped"], r["mapped"]
-        if r["workload"].partition("@")[0] in EXECS:
+        if base_name(r["workload"]) in NO_RSS:
             done.append(r)
             if r["order"] > 0 and fa <= 0:
                 bad.append(f"{r['label']} boot {r['boot']} {r['workload']} "
@@ -678,11 +716,23 @@ def hodges_lehmann(a, b, conf=AB_CONF):
     return est, math.exp(d[c - 1]), math.exp(d[n * m - c]), cov
 
 
+def margin_side(lo, hi, margin):
+    """Where an interval of a ratio lies against 1 +- margin: "inside"
+    wholly (with a 90% interval, two one-sided tests at 5%: equivalent),
+    "outside" wholly (a change at least that large), None across an
+    edge."""
+    if lo >= 1 - margin and hi <= 1 + margin:
+        return "inside"
+    if lo > 1 + margin or hi < 1 - margin:
+        return "outside"
+    return None
+
+
 def verdict(lo, hi):
     """Both answers: inside the margin (two one-sided tests at (1 - conf)/2
     each), and whether the interval excludes 1."""
     said = []
-    if lo >= 1 - AB_MARGIN and hi <= 1 + AB_MARGIN:
+    if margin_side(lo, hi, AB_MARGIN) == "inside":
         said.append(f"equivalent within +-{AB_MARGIN:.0%}")
     if lo > 1 or hi < 1:
         said.append("differs from 1")
@@ -711,9 +761,26 @@ class Report:
         self.default_given = given.isdigit()
         self.family = Family()
         self.st = Stats(rows, BOOT_B)
+        self.cross = cross_title(self.workloads)
+        # The adaptive policy's runs: their order column is the order the
+        # policy starts from (the kernel's default; one per sweep).
+        self.policy_from = {}
+        for r in sets[0][1]:
+            if r["setup"] == ADAPTIVE:
+                self.policy_from.setdefault((r["workload"], r["threads"]),
+                                            r["order"])
 
     def key(self, w, t, o, setup="sweep", label=None):
+        """A cell's key; order ADAPTIVE is the adaptive policy's runs."""
+        if o == ADAPTIVE:
+            return (label or self.label, ADAPTIVE, w, t,
+                    self.policy_from.get((w, t)))
         return (label or self.label, setup, w, t, o)
+
+    @staticmethod
+    def touched(w):
+        """What a workload's pages column counts."""
+        return "program starts" if w in EXECS else "pages touched"
 
     def ab_cells(self):
         """(workload, threads, order) that both kernels ran."""
@@ -732,8 +799,11 @@ class Report:
     def table(self, w, t):
         st, base = self.st, self.orders[0]
         cols = [o for o in self.orders if st.has(self.key(w, t, o))]
-        tb = {"workload": w, "threads": t, "orders": cols, "cells": {}}
-        for o in cols:
+        # orders: the fixed ones; cols: the table's, the adaptive policy's
+        # after the largest order, with the same statistics.
+        tb = {"workload": w, "threads": t, "orders": cols, "cells": {},
+              "cols": cols + [ADAPTIVE] * st.has(self.key(w, t, ADAPTIVE))}
+        for o in tb["cols"]:
             k = self.key(w, t, o)
             c = {f: st.median(k, f) for f in
                  ("minflt", "majflt", "fa_mapped", "mapped", "ns", "fixed_ns",
@@ -741,6 +811,10 @@ class Report:
             # The median of the sums, not the sum of the medians.
             c["faults"] = statistics.median(r["minflt"] + r["majflt"]
                                             for r in st.runs(k))
+            # The pages mapped where there is no Rss: each fault's own
+            # page and those mapped around it.
+            c["maps"] = statistics.median(r["minflt"] + r["majflt"]
+                                          + r["fa_mapped"] for r in st.runs(k))
             c["major"] = any(r["majflt"] > 0 for r in st.runs(k))
             c["shape"] = st.shape(k)
             c["counters"] = all(r["fa_mapped"] >= 0 for r in st.runs(k))
@@ -751,6 +825,14 @@ class Report:
                 c["ratio"] = self.family.add(st.ratio(k, self.key(w, t, base)))
             tb["cells"][o] = c
         return tb
+
+    def best_of(self, w, ts, cols):
+        """The best of the fixed orders cols: the smallest figure, the
+        geometric mean of the medians over the thread counts ts (of one,
+        its median).  Returns it and each order's log figure with its
+        bootstrap samples (Stats.logmed())."""
+        lm = {o: self.st.logmed([self.key(w, t, o) for t in ts]) for o in cols}
+        return min(cols, key=lambda o: lm[o][0]), lm
 
     def recommend(self, w):
         """The smallest order near the best one, on the geometric mean of
@@ -763,8 +845,7 @@ class Report:
                 if all(st.has(self.key(w, t, o)) for t in ts)]
         if len(cols) < 2:
             return {"workload": w, "note": f"only order {cols[0] if cols else '-'} was run"}
-        lm = {o: st.logmed([self.key(w, t, o) for t in ts]) for o in cols}
-        best = min(cols, key=lambda o: lm[o][0])
+        best, lm = self.best_of(w, ts, cols)
 
         def vs(o, ref, family=True, conf=CONF):
             c = Cmp(math.exp(lm[o][0] - lm[ref][0]),
@@ -805,18 +886,66 @@ class Report:
         if not cmps:
             return {"holds": None, "verdict": None, "cmps": []}
         inside = [c for _, _, c in cmps
-                  if c.lo >= 1 - AB_MARGIN and c.hi <= 1 + AB_MARGIN]
+                  if margin_side(c.lo, c.hi, AB_MARGIN) == "inside"]
         # Moving takes an interval wholly outside the margin: one that
         # only excludes 1 may be a change too small to count, and with
         # this many unadjusted intervals one in ten excludes 1 by chance.
         moved = [c for _, _, c in cmps
-                 if c.lo > 1 + AB_MARGIN or c.hi < 1 - AB_MARGIN]
+                 if margin_side(c.lo, c.hi, AB_MARGIN) == "outside"]
         said = ("moves" if moved else "holds" if len(inside) == len(cmps)
                 else "inconclusive")
         worst = max(cmps, key=lambda x: max(abs(math.log(x[2].lo)),
                                             abs(math.log(x[2].hi))))
         return {"holds": said == "holds", "verdict": said, "cmps": cmps,
                 "inside": len(inside), "moved": len(moved), "worst": worst}
+
+    def adaptive(self, tables):
+        """The adaptive policy per workload and thread count: against the
+        best fixed order there (best_of() at that thread count), a verdict
+        from the interval against 1 + ADAPT_BEST and no mark (the best was
+        picked from these runs); against the default order it starts from,
+        marked like the orders; its pages mapped per page touched (Rss, or
+        where there is none its faults and fa-mapped pages); for mixed,
+        against every fixed order; where no order applies (no_order()),
+        equivalent to the default order within +-ADAPT_MARGIN or not, by
+        the 90% bootstrap interval as for the anon control."""
+        st, lines = self.st, []
+        for (w, t), tb in tables.items():
+            if ADAPTIVE not in tb["cells"]:
+                continue
+            ka, c = self.key(w, t, ADAPTIVE), tb["cells"][ADAPTIVE]
+            best = self.best_of(w, [t], tb["orders"])[0]
+            a = {"workload": w, "threads": t, "from": ka[4], "best": best,
+                 "to_best": st.ratio(ka, self.key(w, t, best))}
+            b = a["to_best"]
+            a["best_verdict"] = (
+                f"within {ADAPT_BEST:.0%} of the best" if b.hi <= 1 + ADAPT_BEST
+                else f"NOT within {ADAPT_BEST:.0%}" if b.lo > 1 + ADAPT_BEST
+                else f"inconclusive at {ADAPT_BEST:.0%}")
+            if a["from"] in tb["orders"]:
+                kd = self.key(w, t, a["from"])
+                a["to_default"] = self.family.add(st.ratio(ka, kd))
+                if no_order(w):
+                    e = a["equiv"] = st.ratio(ka, kd, conf=AB_CONF)
+                    a["equiv_verdict"] = {
+                        "inside": f"equivalent to off within +-{ADAPT_MARGIN:.0%}",
+                        "outside": "different", None: "inconclusive"}[
+                        margin_side(e.lo, e.hi, ADAPT_MARGIN)]
+            # Rss where the runs have it, as the tables and plots do.
+            if c["mapped"]:
+                a["pages_kind"], a["per_page"] = "Rss", c["mapped"] / c["pages"]
+            elif c["counters"]:
+                a["pages_kind"] = "faults + fa-mapped"
+                a["per_page"] = c["maps"] / c["pages"]
+            if base_name(w) == "sparse" and "per_page" in a:
+                a["goal"] = a["per_page"] <= SPARSE_GOAL
+            if base_name(w) == "mixed":
+                # Beating every order takes every interval below 1.
+                a["to_each"] = {o: st.ratio(ka, self.key(w, t, o))
+                                for o in tb["orders"]}
+                a["beats_all"] = all(x.hi < 1 for x in a["to_each"].values())
+            lines.append(a)
+        return lines
 
     def modcost(self):
         """Each module setup against mod-off: HL ratio with its exact
@@ -911,10 +1040,12 @@ class Report:
         out += para(f"Figure: {u['name']}, printed as '{u['unit']}': {u['note']}")
         for label, rows, _ in self.sets:
             sweep = [r for r in rows if r["setup"] == "sweep"]
+            policy = sum(r["setup"] == ADAPTIVE for r in rows)
             nb = len(st.boots.get(label, []))
             out.append(f"Kernel '{label}': {nb} boot{'s' if nb != 1 else ''}, "
-                       f"{len(rows):,} runs ({len(sweep):,} of the order sweep)"
-                       + (", the tables' kernel" if label == self.label else ""))
+                       f"{len(rows):,} runs ({len(sweep):,} of the order sweep"
+                       + (f", {policy:,} of the adaptive policy" if policy else "")
+                       + ")" + (", the tables' kernel" if label == self.label else ""))
         out.append("Statistics:")
         text = [
             "Each order's figure is the median over all runs of all boots.",
@@ -933,7 +1064,9 @@ class Report:
             "coefficient on the residual degrees of freedom (a recommended "
             "order against order 0 or the default: a stratum per boot and "
             "thread count; the module cost: the setup against mod-off, "
-            "likewise).  With no spread at all, p = 1 for equal figures and "
+            "likewise" + ("; the adaptive policy: its runs against an "
+                          "order's, likewise" if self.policy_from else "")
+            + ").  With no spread at all, p = 1 for equal figures and "
             "0 for different ones given 3 runs a side; with fewer than 2 "
             "residual degrees of freedom there is no p and no '*'.  The A/B's "
             "kernels ran in different boots: there p comes from Welch's "
@@ -965,6 +1098,18 @@ class Report:
             "mappings; sparse: over its passes); teardown = the munmap "
             "after the work, included in the figure; fixed = creating and "
             "joining the threads or tasks, excluded from it.")
+        if self.policy_from:
+            starts = ", ".join(map(str, sorted(set(self.policy_from.values()))))
+            out += para(
+                f"Column {ADAPTIVE}: the runs with mod_faultaround's adaptive "
+                f"policy on (setup {ADAPTIVE}), which starts from order "
+                f"{starts}, the kernel's default (their order column holds "
+                "it); one a repetition, shuffled among the orders' runs in "
+                "the same boots.  Its ratio, interval, %chg and mark are "
+                f"against order {self.orders[0]}, as an order's.  The "
+                "recommendations, the cost model and the cross-check are of "
+                "the fixed orders only; the summary opens with the policy "
+                "against them.")
         if not all(t for _, _, t in self.sets):
             old = [label for label, _, t in self.sets if not t]
             out += para(f"The CSVs of {', '.join(old)} predate fixed_ns and "
@@ -974,7 +1119,7 @@ class Report:
 
     def render_table(self, tb, out):
         u, w, t = self.u, tb["workload"], tb["threads"]
-        cols, cells, base = tb["orders"], tb["cells"], self.orders[0]
+        cols, cells, base = tb["cols"], tb["cells"], self.orders[0]
         lw, cw = 26, 17
         shapes = {cells[o]["shape"][:2] for o in cols}
         per = {tuple(cells[o]["shape"][2]) for o in cols}
@@ -989,7 +1134,7 @@ class Report:
             boots = "runs (boots) per order: " + ", ".join(
                 f"{o}: {cells[o]['shape'][1]} ({cells[o]['shape'][0]})"
                 for o in cols)
-        what = "program starts" if w in ("exec", "dynexec") else "pages touched"
+        what = self.touched(w)
         pages = cells[cols[0]]["pages"]
         out.append(f"{w}, {who(w, t)} ({fmt_int(pages)} {what}; {boots})")
 
@@ -1256,8 +1401,81 @@ class Report:
                        f"bootstrap {a['boot'].text()}")
         out.append("")
 
-    def render_summary(self, recs, fits, pooled, ctl, cross, mods, abl):
+    def render_adaptive(self, adapt, out):
+        """The summary's first section: the adaptive policy, a line per
+        workload and thread count (mixed: and one of its ratios to every
+        fixed order)."""
+        u, names = self.u, {base_name(a["workload"]) for a in adapt}
+        starts = ", ".join(map(str, sorted({a["from"] for a in adapt})))
+        text = (
+            f"Adaptive: mod_faultaround's adaptive policy against the fixed "
+            f"orders, per workload and thread count.  ratio = adaptive / "
+            f"other: the ratio of the medians of {u['name']} ('{u['unit']}'), "
+            f"below 1 when adaptive is better, with its {CONF:.0%} percentile "
+            f"interval from the hierarchical bootstrap of the header ({BOOT_B:,}"
+            f" resamples of the boots, then of the runs within each); %chg = "
+            f"(new - baseline) / baseline, adaptive the new.  best = the fixed "
+            f"order with the smallest median at that thread count: 'within "
+            f"{ADAPT_BEST:.0%} of the best' when the interval's top is <= "
+            f"{1 + ADAPT_BEST:g}, 'NOT within {ADAPT_BEST:.0%}' when its bottom "
+            f"is above, 'inconclusive at {ADAPT_BEST:.0%}' otherwise (no mark: "
+            f"the best is picked from the same runs).  default = order "
+            f"{starts}, where the policy starts (the kernel's default), marked "
+            f"as in the header.  pages/touched = pages mapped per page touched"
+            f" (exec, dynexec: per program start): Rss, or where there is "
+            f"none, faults + fa-mapped (the median over the runs of minor "
+            f"and major faults and fa-mapped pages: each fault's page and "
+            f"those mapped around it)")
+        text += (f"; sparse's goal is at most {SPARSE_GOAL:g}." if "sparse" in names
+                 else ".")
+        if "mixed" in names:
+            text += ("  mixed beats every fixed order only if every ratio's "
+                     "interval lies below 1; margin = adaptive / best - 1, "
+                     "in %, with its interval.")
+        if any("equiv" in a for a in adapt):
+            m = ADAPT_MARGIN
+            text += (f"  Where no order applies (anon, @huge): equivalent to "
+                     f"off within +-{m:.0%} when the {AB_CONF:.0%} interval "
+                     f"of adaptive / default, the percentile bootstrap's as "
+                     f"for the anon control (two one-sided tests at "
+                     f"{(1 - AB_CONF) / 2:.0%}), lies in [{1 - m:g}, {1 + m:g}],"
+                     f" different when wholly outside it, inconclusive "
+                     f"otherwise.")
+        out += para(text)
+        for a in adapt:
+            w, b = a["workload"], a["to_best"]
+            s = (f"  {w:26} {who(w, a['threads']):9}: vs best order {a['best']} "
+                 f"{b.ratio_text()} {b.chg():+.2f}%, {a['best_verdict']}; ")
+            s += (f"vs default {a['from']} {a['to_default'].text()}"
+                  if "to_default" in a else f"default {a['from']} not swept")
+            if "per_page" in a:
+                s += (f"; pages/touched {fmt_ratio(a['per_page'])} "
+                      f"({a['pages_kind']})")
+            if "goal" in a:
+                s += (f", <= {SPARSE_GOAL:g}: meets the goal" if a["goal"] else
+                      f", above {SPARSE_GOAL:g}: MISSES the goal")
+            if "beats_all" in a:
+                lost = [o for o, c in a["to_each"].items() if not c.hi < 1]
+                s += ("; beats every fixed order" if a["beats_all"] else
+                      "; does NOT beat every fixed order (interval not below 1"
+                      f" against order{'s' * (len(lost) > 1)} "
+                      f"{', '.join(map(str, lost))})")
+                s += (f", margin vs best order {a['best']} {b.chg():+.2f}% "
+                      f"[{(b.lo - 1) * 100:+.2f}%, {(b.hi - 1) * 100:+.2f}%]")
+            if "equiv" in a:
+                e = a["equiv"]
+                s += (f"; vs default {a['from']} at {AB_CONF:.0%} "
+                      f"{e.ratio_text()}: {a['equiv_verdict']}")
+            out.append(s)
+            if "to_each" in a:
+                out.append("    adaptive / order: " + ", ".join(
+                    f"{o}: {c.ratio_text()}" for o, c in a["to_each"].items()))
+
+    def render_summary(self, recs, fits, pooled, ctl, cross, mods, abl,
+                       adapt):
         u, out = self.u, ["Summary", "======="]
+        if adapt:
+            self.render_adaptive(adapt, out)
         out += para(f"Figure: {u['name']}, printed as '{u['unit']}'; ratios "
                     f"of medians with {CONF:.0%} percentile-bootstrap "
                     "intervals; marks from Holm-adjusted boot-stratified "
@@ -1304,7 +1522,7 @@ class Report:
                      if any(res is p for p in pooled) else [])
             out.append(f"  {res['what']}: {cost_text(res, u)}"
                        + "".join(f"; {e}" for e in extra))
-        out.append(f"{CROSS}: {cross}")
+        out.append(f"{self.cross}: {cross}")
         if mods:
             out.append(f"Module cost at order {mods[0]['order']} (Hodges-Lehmann"
                        f" {AB_CONF:.0%} verdicts, workload/threads):")
@@ -1350,20 +1568,30 @@ class Report:
         dat = os.path.join(outdir, f"{w}.dat")
         sc = self.u["scale"]
         ts = self.threads[w]
+        # The adaptive policy's cells, (thread index, thread count, cell):
+        # a big point after the largest order (two along, for its tic's
+        # label), and a line at its level across the orders, in its thread
+        # count's colour (png, libgd, draws no dashes).
+        marked = [(i, t, tables[(w, t)]["cells"][ADAPTIVE])
+                  for i, t in enumerate(ts) if ADAPTIVE in tables[(w, t)]["cells"]]
+        xa = self.orders[-1] + 2
+
+        def line(x, c):
+            fa = c["fa_mapped"] if c["counters"] else "NaN"
+            return (f"{x} {c['minflt']} {c['mapped']} {c['ns'] * sc} "
+                    f"{c['ns_ci'][0] * sc} {c['ns_ci'][1] * sc} {fa}\n")
+
         with open(dat, "w") as f:
             for t in ts:
                 tb = tables[(w, t)]
                 for o in tb["orders"]:
-                    c = tb["cells"][o]
-                    fa = c["fa_mapped"] if c["counters"] else "NaN"
-                    f.write(f"{o} {c['minflt']} {c['mapped']} {c['ns'] * sc} "
-                            f"{c['ns_ci'][0] * sc} {c['ns_ci'][1] * sc} {fa}\n")
+                    f.write(line(o, tb["cells"][o]))
                 f.write("\n\n")
+            for _, _, c in marked:	# indices len(ts) on
+                f.write(line(xa, c) + "\n\n")
         png = os.path.join(outdir, f"{w}.png")
-        logy = all(tables[(w, t)]["cells"][o]["minflt"] > 0
-                   for t in ts for o in tables[(w, t)]["orders"])
-
         cells = [c for t in ts for c in tables[(w, t)]["cells"].values()]
+        logy = all(c["minflt"] > 0 for c in cells)
         rss = any(c["mapped"] for c in cells)
         fa = all(c["counters"] for c in cells)
 
@@ -1371,10 +1599,24 @@ class Report:
             return ", ".join(f"'{dat}' index {i} using {using} with {style} "
                              f"title '{what}{who(w, t)}'" for i, t in enumerate(ts))
 
+        def policy(using, style, field, what="", lt=0):
+            """The adaptive cells' points, and lines at their level, for
+            the curves that are the plot's (lt + 1)th to (lt + len(ts))th:
+            in their colours."""
+            return "".join(
+                f", '{dat}' index {len(ts) + j} using {using} with {style} "
+                f"pt 7 ps 2 lt {lt + i + 1} title '{ADAPTIVE}, {what}{who(w, t)}'"
+                f", {c[field] * (sc if field == 'ns' else 1)} with lines "
+                f"lt {lt + i + 1} notitle" for j, (i, t, c) in enumerate(marked))
+
         # exec has no Rss (its children's mappings are gone): fa-mapped.
-        pages = ", ".join(
-            ([curves("1:3", "linespoints", "Rss, ")] if rss or not fa else [])
-            + ([curves("1:7", "linespoints", "fa-mapped, ")] if fa else []))
+        # shown: (columns, cell field, title) of each kind of pages.
+        shown = ([("1:3", "mapped", "Rss, ")] if rss or not fa else []) + \
+            ([("1:7", "fa_mapped", "fa-mapped, ")] if fa else [])
+        pages = ", ".join(curves(using, "linespoints", what)
+                          for using, _, what in shown)
+        pages += "".join(policy(using, "points", field, what, k * len(ts))
+                         for k, (using, field, what) in enumerate(shown))
 
         pages_title = ("pages mapped (Rss)" if rss and not fa else
                        "pages mapped (Rss and fa-mapped)" if rss else
@@ -1383,25 +1625,34 @@ class Report:
         title = (f"fault-around: {w} (points: medians over all runs of {nb} "
                  f"boot(s); error bars: {CONF:.0%} hierarchical bootstrap "
                  f"interval of the median, seed {SEED})")
+        xtics = "set xtics 1"
+        if marked:
+            title += (f"\\n{ADAPTIVE}: the adaptive policy (from order "
+                      f"{self.policy_from[(w, marked[0][1])]}), "
+                      "the big point after the largest order and the "
+                      "horizontal line at its level")
+            xtics = "set xtics (" + ", ".join(
+                [f'"{o}" {o}' for o in range(self.orders[0], xa - 1)]
+                + [f'"{ADAPTIVE}" {xa}']) + ")"
         gp = f"""
-set terminal png size 1500,520
+set terminal png size 1500,{560 if marked else 520}
 set output '{png}'
 set multiplot layout 1,3 title "{title}" noenhanced
 set offsets 0.3, 0.3, 0, 0
 set xlabel 'fault-around order'
-set xtics 1
+{xtics}
 set key below
 {'set logscale y' if logy else ''}
 set title 'minor faults{' (log scale)' if logy else ''}'
 set ylabel 'minor faults'
-plot {curves('1:2', 'linespoints')}
+plot {curves('1:2', 'linespoints')}{policy('1:2', 'points', 'minflt')}
 unset logscale y
 set title '{pages_title}'
 set ylabel 'pages'
 plot {pages}
 set title '{self.u['axis']}, median'
 set ylabel '{self.u['axis']}'
-plot {curves('1:4:5:6', 'yerrorlines')}
+plot {curves('1:4:5:6', 'yerrorlines')}{policy('1:4:5:6', 'yerrorbars', 'ns')}
 unset multiplot
 """
         return self.gnuplot(gp, png)
@@ -1502,6 +1753,7 @@ def main():
     ctl = rep.control()
     mods = rep.modcost()
     abl = rep.ab() if len(sets) > 1 else []
+    adapt = rep.adaptive(tables)
     allrows = [r for _, rs, _ in sets for r in rs]
     done, bad = crosscheck([r for r in allrows if r["setup"] == "sweep"])
     ncmp = rep.family.holm()
@@ -1526,7 +1778,7 @@ def main():
     else:
         cross = (f"all {len(done):,} runs of "
                  f"{', '.join(dict.fromkeys(r['workload'] for r in done))} agree")
-    out.append(f"{CROSS}: {cross}"
+    out.append(f"{rep.cross}: {cross}"
                + (f" (not checked: {', '.join(skipped)})" if skipped else "")
                + (":" if bad else "."))
     out += ["  " + b for b in bad]
@@ -1540,7 +1792,7 @@ def main():
             out += ["A/B: no workload, thread count and order that both "
                     "kernels ran.", ""]
     out += rep.render_summary(recs if len(rep.orders) > 1 else [], fits,
-                              pooled, ctl, cross, mods, abl)
+                              pooled, ctl, cross, mods, abl, adapt)
 
     os.makedirs(args.out, exist_ok=True)
     timed = {label: t for label, _, t in sets}
@@ -1557,7 +1809,8 @@ def main():
     pngs = [rep.plot(w, tables, args.out) for w in rep.workloads]
     if abl:
         pngs.append(rep.plot_ab(abl, args.out))
-    summary = machine_summary(rep, recs, fits, pooled, ctl, done, bad, mods, abl)
+    summary = machine_summary(rep, recs, fits, pooled, ctl, done, bad, mods,
+                              abl, adapt)
     units_json = {"clock": u["clock"], "figure": u["name"],
                   "printed_as": u["unit"], "printed_scale": u["scale"],
                   "cost_model_unit": u["raw"], "note": u["note"],
@@ -1574,7 +1827,7 @@ def main():
     print("\n".join(out))
     if bad:
         sys.exit("bench-report: the fault-around counters disagree with Rss, "
-                 "or exec/dynexec mapped nothing ahead")
+                 "or exec/dynexec/mixed mapped nothing ahead")
 
 
 def write_json(path, doc):
@@ -1602,7 +1855,8 @@ def jsonable(x):
     raise TypeError(type(x))
 
 
-def machine_summary(rep, recs, fits, pooled, ctl, done, bad, mods, abl):
+def machine_summary(rep, recs, fits, pooled, ctl, done, bad, mods, abl,
+                    adapt):
     """The summary's numbers, for scripts."""
     def nan(x):
         return None if x is None or x != x else x
@@ -1653,6 +1907,24 @@ def machine_summary(rep, recs, fits, pooled, ctl, done, bad, mods, abl):
             "boots_hl": {"ratio": a["boots"][0], "lo": a["boots"][1],
                          "hi": a["boots"][2], "conf": AB_CONF},
             "per_boot": a["per_boot"], "bootstrap": a["boot"]})
+    if adapt:	# absent without adaptive runs, as results.json was
+        out["adaptive"] = []
+    # Report.adaptive()'s keys, as named here; the ratios are adaptive /
+    # order.
+    names = {"workload": "workload", "threads": "threads",
+             "from": "default_order", "best": "best_order",
+             "to_best": "vs_best", "best_verdict": "vs_best_verdict",
+             "to_default": "vs_default", "per_page": "pages_per_touched",
+             "pages_kind": "pages_from", "goal": "sparse_goal_met",
+             "beats_all": "beats_every_order"}
+    for a in adapt:
+        d = {names[k]: v for k, v in a.items() if k in names}
+        if "to_each" in a:
+            d["vs_each_order"] = {str(o): c for o, c in a["to_each"].items()}
+        if "equiv" in a:
+            d["equivalence"] = {"margin": ADAPT_MARGIN,
+                                "verdict": a["equiv_verdict"]} | a["equiv"].json()
+        out["adaptive"].append(d)
     return out
 
 
