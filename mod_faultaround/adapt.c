@@ -9,7 +9,7 @@
  * go unread.  A fault in the window of the fault before it goes down one
  * too: that window was not all in the page cache (readahead sets the pace
  * there).  "Next to" is the blocks of pages just before and after the
- * fault's window, a bit per block in a small hashed bitmap per mapping.
+ * fault's window, a bit per block in a small bitmap per mapping.
  * Documentation/adaptive.rst gives the reasons and the measurements.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -18,6 +18,7 @@
 #include <linux/mm.h>		/* first: list_bl.h needs cpu_relax() */
 #include <linux/bitmap.h>
 #include <linux/hash.h>
+#include <linux/percpu.h>
 #include <linux/list_bl.h>
 #include <linux/log2.h>
 #include <linux/mutex.h>
@@ -26,6 +27,8 @@
 #include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/string_helpers.h>
 
 #include "faultaround.h"
 
@@ -42,8 +45,11 @@ struct fa_adapt {
 
 static struct hlist_bl_head fa_adapt_hash[1 << FA_ADAPT_HASH_BITS];
 static atomic_t fa_adapt_nr = ATOMIC_INIT(0);
-/* Mappings not tracked: the limit was reached, or no memory. */
-static atomic_long_t fa_adapt_untracked = ATOMIC_LONG_INIT(0);
+/*
+ * Faults of mappings left untracked (the limit reached, or no memory):
+ * per CPU, as once the table is full every such fault counts.
+ */
+static DEFINE_PER_CPU(unsigned long, fa_adapt_untracked);
 static bool fa_adapt_on;
 /* Serializes switching the policy on and off. */
 static DEFINE_MUTEX(fa_adapt_lock);
@@ -56,8 +62,9 @@ static struct hlist_bl_head *fa_adapt_bucket(const struct vm_area_struct *vma)
 /**
  * fa_adapt_block_shift - the pages per bit of a mapping's bitmap, as a shift
  *
- * A 64th of a page table: the largest window the policy picks
- * (fa_adapt_max_order()) then spans 8 bits, so a fault sets at most 8.
+ * A 64th of a page table, or a page with fewer than 64 PTEs: the largest
+ * window the policy picks (fa_adapt_max_order()) then spans at most 8
+ * bits, so a fault sets at most 8.
  *
  * Return: the shift.
  */
@@ -72,9 +79,10 @@ EXPORT_SYMBOL_IF_KUNIT(fa_adapt_block_shift);
 /**
  * fa_adapt_max_order - the largest order the policy picks
  *
- * An eighth of a page table (order 6 with 512 PTEs): in make bench, the
- * workloads that gain most were within 1% of their best there, and a
- * larger window costs the most when a mapping's access changes.
+ * An eighth of a page table (order 6 with 512 PTEs): in make bench, seq,
+ * rand and mmap-pread-seq were within 0.7% of their best (order 9) there,
+ * mmap-pread-rand within 1.1%, and a larger window costs the most when a
+ * mapping's access changes.
  *
  * Return: the order.
  */
@@ -104,10 +112,14 @@ void fa_adapt_state_init(struct fa_adapt_state *s, unsigned int shift)
 }
 EXPORT_SYMBOL_IF_KUNIT(fa_adapt_state_init);
 
+/*
+ * Block @block's bit: the low bits of its number, so that a run of
+ * consecutive blocks as long as the bitmap never shares a bit.
+ */
 static unsigned long *fa_adapt_bit(struct fa_adapt_state *s,
 				   unsigned long block, unsigned long *mask)
 {
-	unsigned long bit = hash_long(block, s->shift);
+	unsigned long bit = block & ((1UL << s->shift) - 1);
 
 	*mask = BIT_MASK(bit);
 	return &s->blocks[BIT_WORD(bit)];
@@ -135,7 +147,9 @@ static void fa_adapt_mark(struct fa_adapt_state *s, unsigned long block)
  * @s: the mapping's state
  * @page: the fault's virtual page number (address >> PAGE_SHIFT)
  *
- * O(1): a compare, two bit tests and at most 8 bits set.  Concurrent
+ * O(1): a compare, two bit tests and at most 8 bits set (the largest
+ * window, fa_adapt_max_order(), over blocks of fa_adapt_block_shift();
+ * fewer with fewer than 64 PTEs).  Concurrent
  * faults of one mapping may race on @s; each field stays valid, and the
  * worst outcome is a step lost.
  *
@@ -147,7 +161,15 @@ unsigned int fa_adapt_step(struct fa_adapt_state *s, unsigned long page)
 	unsigned long last = READ_ONCE(s->last), first, end, b;
 	bool near;
 
-	if (last && (last - 1) >> order == page >> order) {
+	if (!last) {
+		/* The mapping's first fault: nothing to judge yet. */
+	} else if (last - 1 == page) {
+		/*
+		 * The same page again: the retry of a fault that waited for
+		 * I/O (VM_FAULT_RETRY), or a page unmapped since.  No step.
+		 */
+		return order;
+	} else if ((last - 1) >> order == page >> order) {
 		/* The last fault's window left this page unmapped. */
 		s->unfilled++;
 		order = order ? order - 1 : 0;
@@ -223,6 +245,9 @@ static struct fa_adapt *fa_adapt_get(struct vm_area_struct *vma)
 
 	if (a)
 		return a;
+	/* Read first: a full table must not cost every fault an atomic. */
+	if (atomic_read(&fa_adapt_nr) >= FA_ADAPT_MAX_MAPPINGS)
+		goto full;
 	if (atomic_inc_return(&fa_adapt_nr) > FA_ADAPT_MAX_MAPPINGS)
 		goto untracked;
 	shift = fa_adapt_shift(vma);
@@ -232,7 +257,8 @@ static struct fa_adapt *fa_adapt_get(struct vm_area_struct *vma)
 		goto untracked;
 	a->vma = vma;
 	a->pid = get_pid(task_tgid(current));
-	get_task_comm(a->comm, current);
+	/* Without task_lock(): a name changed meanwhile is only a label. */
+	strscpy(a->comm, current->comm, sizeof(a->comm));
 	fa_adapt_state_init(&a->s, shift);
 	hlist_bl_lock(head);
 	/* Another thread's first fault of this VMA may have won. */
@@ -249,7 +275,8 @@ static struct fa_adapt *fa_adapt_get(struct vm_area_struct *vma)
 	return a;
 untracked:
 	atomic_dec(&fa_adapt_nr);
-	atomic_long_inc(&fa_adapt_untracked);
+full:
+	this_cpu_inc(fa_adapt_untracked);
 	return NULL;
 }
 
@@ -270,6 +297,14 @@ unsigned int fa_adapt_order(struct vm_area_struct *vma, unsigned long address,
 
 	if (!READ_ONCE(fa_adapt_on))
 		return order;
+	/*
+	 * Another process's access (ptrace, /proc/pid/mem, process_vm_readv)
+	 * neither starts state, which would bear its name, nor moves it.
+	 */
+	if (current->mm != vma->vm_mm) {
+		a = fa_adapt_find(vma);
+		return a ? READ_ONCE(a->s.order) : order;
+	}
 	a = fa_adapt_get(vma);
 	if (!a)
 		return order;
@@ -361,9 +396,11 @@ bool fa_adapt_enabled(void)
  * @m: where to
  *
  * "<pid> <comm> <start>-<end> order <order> faults <n> near <n> far <n>
- * unfilled <n>": the process (its pid in the reader's namespace), the
- * VMA at its last fault, the order the next fault starts from, and the
- * faults that moved it: up (near), down (far, unfilled).
+ * unfilled <n>": the process (its pid in the reader's namespace, and its
+ * name with blanks, newlines and backslashes in octal), the VMA at its
+ * last fault, the order the next fault starts from, and the faults that
+ * moved it: up (near), down (far, unfilled), faults their sum (neither
+ * the first fault nor a retried one moves it).
  */
 void fa_adapt_show(struct seq_file *m)
 {
@@ -377,22 +414,33 @@ void fa_adapt_show(struct seq_file *m)
 			unsigned long hits = READ_ONCE(a->s.hits);
 			unsigned long misses = READ_ONCE(a->s.misses);
 			unsigned long unfilled = READ_ONCE(a->s.unfilled);
+			pid_t nr = pid_vnr(a->pid);
 
-			seq_printf(m, "%d %s %lx-%lx order %u faults %lu near %lu far %lu unfilled %lu\n",
-				   pid_vnr(a->pid), a->comm, READ_ONCE(a->start),
-				   READ_ONCE(a->end), READ_ONCE(a->s.order),
-				   hits + misses + unfilled, hits, misses,
-				   unfilled);
+			/* Not in the reader's pid namespace: not its business. */
+			if (!nr)
+				continue;
+			seq_printf(m, "%d ", nr);
+			/* A name may hold blanks and newlines: one line each. */
+			seq_escape_str(m, a->comm, ESCAPE_OCTAL, " \t\n\\");
+			seq_printf(m, " %lx-%lx order %u faults %lu near %lu far %lu unfilled %lu\n",
+				   READ_ONCE(a->start), READ_ONCE(a->end),
+				   READ_ONCE(a->s.order), hits + misses + unfilled,
+				   hits, misses, unfilled);
 		}
 	}
 	rcu_read_unlock();
 }
 
-/* How many mappings are tracked, and how many were not. */
+/* How many mappings are tracked, and the faults of untracked ones. */
 void fa_adapt_counts(unsigned int *tracked, unsigned long *untracked)
 {
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(fa_adapt_untracked, cpu);
+	*untracked = sum;
 	*tracked = atomic_read(&fa_adapt_nr);
-	*untracked = atomic_long_read(&fa_adapt_untracked);
 }
 
 /**

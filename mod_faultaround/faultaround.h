@@ -173,8 +173,8 @@ void fa_stats_read(struct fa_stats *s);
 /*
  * What the policy decides from, per mapping: the order now, the last
  * fault, the faults that moved the order, and a bit per block of pages
- * (fa_adapt_block_shift()) that a fault's window covered, hashed into
- * 2^shift bits.
+ * (fa_adapt_block_shift()) that a fault's window covered, the block's
+ * number modulo 2^shift.
  */
 struct fa_adapt_state {
 	unsigned long last;		/* the last fault's page + 1; 0: none */

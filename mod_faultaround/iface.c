@@ -381,10 +381,25 @@ static int fa_adaptive_open(struct inode *inode, struct file *file)
 	return single_open(file, fa_adaptive_show, NULL);
 }
 
+/*
+ * The listing shows every process's mappings, as /proc/<pid>/maps does
+ * each one's to those who may ptrace it: besides the rule, the reader
+ * needs CAP_SYS_PTRACE, in both credentials, over every process.
+ */
+static ssize_t fa_adaptive_read(struct file *file, char __user *buf,
+				size_t len, loff_t *ppos)
+{
+	if (!file_ns_capable(file, &init_user_ns, CAP_SYS_PTRACE) ||
+	    !capable(CAP_SYS_PTRACE))
+		return fa_refuse(file, -EPERM,
+				 "CAP_SYS_PTRACE is needed, by the opener and the caller");
+	return fa_read(file, buf, len, ppos);
+}
+
 static const struct file_operations fa_adaptive_fops = {
 	.owner = THIS_MODULE,
 	.open = fa_adaptive_open,
-	.read = fa_read,
+	.read = fa_adaptive_read,
 	.llseek = seq_lseek,
 	.release = single_release,
 };

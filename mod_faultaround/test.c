@@ -550,6 +550,7 @@ struct fa_model {
 	unsigned long base, n, *mapped, faults, pages;
 	const unsigned long *cached;
 	unsigned int max_seen;
+	unsigned long max_marked;
 };
 
 static void fa_model_init(struct kunit *test, struct fa_model *m,
@@ -572,6 +573,7 @@ static void fa_model_init(struct kunit *test, struct fa_model *m,
 	m->pages = 0;
 	m->cached = NULL;
 	m->max_seen = 0;
+	m->max_marked = 0;
 }
 
 /* A new mapping of the same pages: new state, nothing mapped. */
@@ -583,13 +585,16 @@ static void fa_model_remap(struct fa_model *m)
 
 static void fa_model_touch(struct fa_model *m, unsigned long p)
 {
-	unsigned long first, i;
+	unsigned long first, i, bits = bitmap_weight(m->s->blocks, 1U << m->s->shift);
 	unsigned int order;
 
 	if (test_bit(p, m->mapped))
 		return;
 	m->faults++;
 	order = fa_adapt_step(m->s, m->base + p);
+	/* O(1): a fault marks at most the 8 blocks of the largest window. */
+	m->max_marked = max(m->max_marked,
+			    bitmap_weight(m->s->blocks, 1U << m->s->shift) - bits);
 	m->max_seen = max(m->max_seen, order);
 	first = p >> order << order;
 	for (i = first; i < first + (1UL << order) && i < m->n; i++) {
@@ -613,6 +618,7 @@ static void adapt_sequential(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, m.max_seen, max);
 	KUNIT_EXPECT_EQ(test, m.s->order, max);
 	KUNIT_EXPECT_EQ(test, m.pages, n);
+	KUNIT_EXPECT_LE(test, m.max_marked, 8);
 	/* The ramp: at most two faults per order below the largest. */
 	KUNIT_EXPECT_LE(test, m.faults, (n >> max) + 2 * (max + 1));
 }
@@ -664,7 +670,8 @@ static void adapt_random_dense(struct kunit *test)
 	for (i = 0; i < n; i++)
 		fa_model_touch(&m, order[i]);
 	KUNIT_EXPECT_EQ(test, m.pages, n);
-	KUNIT_EXPECT_GT(test, m.max_seen, 0);
+	KUNIT_EXPECT_GT(test, m.max_seen, min(FA_ADAPT_START_ORDER,
+					      fa_adapt_max_order()));
 	KUNIT_EXPECT_LT_MSG(test, 2 * m.faults, n, "%lu faults for %lu pages",
 			    m.faults, n);
 }
@@ -699,6 +706,37 @@ static void adapt_cold_readahead(struct kunit *test)
 	KUNIT_EXPECT_LE_MSG(test, m.s->order, ra + 1, "readahead order %u", ra);
 }
 
+/*
+ * The rules of Documentation/adaptive.rst, one fault each, from the
+ * start order: the first fault keeps it; a fault just after the last
+ * one's window is near (up); the same page again moves nothing (a
+ * retried fault); a fault in the last one's window is unfilled (down); a
+ * fault far from anything is far (down).
+ */
+static void adapt_rules(struct kunit *test)
+{
+	unsigned int start = min(FA_ADAPT_START_ORDER, fa_adapt_max_order());
+	unsigned long base = 16 * PTRS_PER_PTE, w = 1UL << start, far;
+	struct fa_model m;
+
+	if (start < 1 || fa_adapt_max_order() < start + 1)
+		kunit_skip(test, "the largest order %u leaves no room around %u",
+			   fa_adapt_max_order(), start);
+	fa_model_init(test, &m, 1);
+	far = base + 8 * PTRS_PER_PTE;
+	KUNIT_EXPECT_EQ(test, fa_adapt_step(m.s, base), start);
+	KUNIT_EXPECT_EQ(test, m.s->hits + m.s->misses + m.s->unfilled, 0);
+	KUNIT_EXPECT_EQ(test, fa_adapt_step(m.s, base + w), start + 1);
+	KUNIT_EXPECT_EQ(test, m.s->hits, 1);
+	KUNIT_EXPECT_EQ(test, fa_adapt_step(m.s, base + w), start + 1);
+	KUNIT_EXPECT_EQ(test, m.s->hits + m.s->misses + m.s->unfilled, 1);
+	/* base + w's window at start + 1 holds base + w + 1. */
+	KUNIT_EXPECT_EQ(test, fa_adapt_step(m.s, base + w + 1), start);
+	KUNIT_EXPECT_EQ(test, m.s->unfilled, 1);
+	KUNIT_EXPECT_EQ(test, fa_adapt_step(m.s, far), start - 1);
+	KUNIT_EXPECT_EQ(test, m.s->misses, 1);
+}
+
 /* Whatever the faults, the order stays within 0 and the largest. */
 static void adapt_bounded(struct kunit *test)
 {
@@ -728,6 +766,7 @@ static struct kunit_case faultaround_cases[] = {
 	KUNIT_CASE(table_edges),
 	KUNIT_CASE(table_keep),
 	KUNIT_CASE(parse_policy),
+	KUNIT_CASE(adapt_rules),
 	KUNIT_CASE(adapt_sequential),
 	KUNIT_CASE(adapt_sparse),
 	KUNIT_CASE(adapt_random_dense),

@@ -3,7 +3,8 @@
 # Prove from the object code that the per-VMA fault-around policy hook costs
 # nothing while no policy is registered: in the x86_64 mm/memory.o, no call
 # to a hook function is reachable from handle_mm_fault() with the static key
-# disabled, and in kernel/fork.o none from vm_area_free().  Built twice, CONFIG_KUNIT=n and =m: a test option must not
+# disabled, and in kernel/fork.o and mm/vma.o none from vm_area_free() or
+# remove_vma().  Built twice, CONFIG_KUNIT=n and =m: a test option must not
 # change the fault path (in v5, VISIBLE_IF_KUNIT made the helpers global).
 # Usage: fastpath-check.sh  (FASTPATH_KUNIT="n m" picks the variants)
 . "$(dirname "$0")/lib.sh"
@@ -13,9 +14,8 @@ require_tree
 FORBIDDEN='^(fault_around|should_fault_around|fault_around_call_policy|fault_around_policy_order)$'
 KEY=fault_around_policy_key
 START=handle_mm_fault
-# The same key guards the policy's ->vma_free() in vm_area_free().
+# The same key guards the policy's ->vma_free() where VMAs are freed.
 FREE_FORBIDDEN='^fault_around_policy_vma_free$'
-FREE_START=vm_area_free
 
 # FASTPATH_REV checks another commit, e.g. one that breaks the hook on purpose.
 commit=$(git -C "$TREE" rev-parse "${FASTPATH_REV:-HEAD}")
@@ -23,7 +23,7 @@ fail=0 summary=()
 
 # build <commit> <out>: mm/memory.o of <commit> with <out>/allconfig.
 build() {
-	OBJS_OUT=$2 OBJS_CONFIG=$2/allconfig "$TOP/scripts/build-objs.sh" "$1" -- mm/memory.o kernel/fork.o
+	OBJS_OUT=$2 OBJS_CONFIG=$2/allconfig "$TOP/scripts/build-objs.sh" "$1" -- mm/memory.o kernel/fork.o mm/vma.o
 }
 
 for kunit in ${FASTPATH_KUNIT:-n m}; do
@@ -41,9 +41,11 @@ for kunit in ${FASTPATH_KUNIT:-n m}; do
 	done
 	[ -f "$out/mm/memory.o" ] || die "no $out/mm/memory.o"
 	[ -f "$out/kernel/fork.o" ] || die "no $out/kernel/fork.o"
+	[ -f "$out/mm/vma.o" ] || die "no $out/mm/vma.o"
 	echo "== CONFIG_KUNIT=$kunit"
 	if "$TOP/scripts/fastpath-check.py" "$out/mm/memory.o" "$START" "$KEY" "$FORBIDDEN" &&
-	   "$TOP/scripts/fastpath-check.py" "$out/kernel/fork.o" "$FREE_START" "$KEY" "$FREE_FORBIDDEN"; then
+	   "$TOP/scripts/fastpath-check.py" "$out/kernel/fork.o" vm_area_free "$KEY" "$FREE_FORBIDDEN" &&
+	   "$TOP/scripts/fastpath-check.py" "$out/mm/vma.o" remove_vma "$KEY" "$FREE_FORBIDDEN"; then
 		summary+=("PASS CONFIG_KUNIT=$kunit")
 	else
 		summary+=("FAIL CONFIG_KUNIT=$kunit")

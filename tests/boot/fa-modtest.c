@@ -61,10 +61,13 @@ static int cmd(const char *fmt, ...)
 	return put(DIR_ "vma", buf, strlen(buf));
 }
 
-/* The whole of a small file, NUL-terminated, in a static buffer. */
+/*
+ * The whole of a file, NUL-terminated, in a static buffer: room for the
+ * adaptive listing at its limit (4096 lines).
+ */
 static const char *slurp(const char *path)
 {
-	static char buf[1 << 16];
+	static char buf[1 << 20];
 	int fd = open(path, O_RDONLY);
 	ssize_t n = 0, r;
 
@@ -523,8 +526,8 @@ static void test_mapping(void)
 /* A descriptor opened by root, then used by uid 65534: every access fails. */
 static void test_handed(void)
 {
-	static const char *const files[] = { "vma", "stats", "order" };
-	int fd = make_file("/tmp/fa-handed", 16), fds[3], i, status;
+	static const char *const files[] = { "vma", "stats", "order", "policy" };
+	int fd = make_file("/tmp/fa-handed", 16), fds[4], i, status;
 	char *p = mmap(NULL, 16 * page_size, PROT_READ, MAP_SHARED, fd, 0);
 	char before[4096], order_before[32], path[64];
 	pid_t pid;
@@ -537,7 +540,7 @@ static void test_handed(void)
 	 * Root reads one byte of each, so that seq_file holds the rest in
 	 * its buffer: the child's read() must be checked even so.
 	 */
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 4; i++) {
 		snprintf(path, sizeof(path), DIR_ "%s", files[i]);
 		fds[i] = open(path, O_RDWR);
 		if (read(fds[i], path, 1) != 1)
@@ -547,7 +550,7 @@ static void test_handed(void)
 	if (!pid) {
 		/* Each refused access sets one bit of the exit status. */
 		static const char *const writes[] = {
-			"clear\n", "0\n", "0\n",
+			"clear\n", "0\n", "0\n", "adaptive\n",
 		};
 		char line[128], buf[64];
 		int bits = 0;
@@ -555,28 +558,29 @@ static void test_handed(void)
 		if (setgid(65534) || setuid(65534))
 			_exit(255);
 		snprintf(line, sizeof(line), "%d %p 0\n", getppid(), p);
-		for (i = 0; i < 3; i++) {
+		for (i = 0; i < 4; i++) {
 			bits |= (write(fds[i], writes[i], strlen(writes[i])) < 0 &&
 				 errno == EPERM) << (2 * i);
 			bits |= (read(fds[i], buf, sizeof(buf)) < 0 &&
 				 errno == EPERM) << (2 * i + 1);
 		}
 		bits |= (write(fds[0], line, strlen(line)) < 0 &&
-			 errno == EPERM) << 6;
+			 errno == EPERM) << 8;
 		snprintf(line, sizeof(line), "%d %p default\n", getppid(), p);
 		bits |= (write(fds[0], line, strlen(line)) < 0 &&
-			 errno == EPERM) << 7;
-		_exit(bits == 0xff ? 0 : 1);
+			 errno == EPERM) << 9;
+		_exit(bits == 0x3ff ? 0 : 1);
 	}
 	waitpid(pid, &status, 0);
 	result(WIFEXITED(status) && !WEXITSTATUS(status),
 	       "handed fd: every command and read refused (EPERM)",
 	       "child status %d", status);
 	result(!strcmp(before, slurp(DIR_ "vma")) &&
-	       !strcmp(order_before, slurp(DIR_ "order")),
-	       "handed fd: nothing changed", "vma %s, order %s", slurp(DIR_ "vma"),
-	       slurp(DIR_ "order"));
-	for (i = 0; i < 3; i++)
+	       !strcmp(order_before, slurp(DIR_ "order")) &&
+	       !strcmp(slurp(DIR_ "policy"), "off\n"),
+	       "handed fd: nothing changed", "vma %s, order %s, policy %s",
+	       slurp(DIR_ "vma"), slurp(DIR_ "order"), slurp(DIR_ "policy"));
+	for (i = 0; i < 4; i++)
 		close(fds[i]);
 	cmd("clear\n");
 	munmap(p, 16 * page_size);
