@@ -840,19 +840,19 @@ static int adaptive_lines_of(pid_t pid)
 	return n;
 }
 
+/* Switches, each a write of "adaptive" or "off"; off waits for RCU. */
+#define FLIPS	40
+
 struct flipper {
-	volatile bool stop;
-	long flips;
+	long flips, errors;
 };
 
 static void *flip_policy(void *arg)
 {
 	struct flipper *f = arg;
 
-	while (!f->stop) {
-		set_policy(f->flips & 1 ? "off\n" : "adaptive\n");
-		f->flips++;
-	}
+	for (; f->flips < FLIPS; f->flips++)
+		f->errors += !!set_policy(f->flips & 1 ? "off\n" : "adaptive\n");
 	return NULL;
 }
 
@@ -971,13 +971,13 @@ static void test_adaptive(void)
 	pthread_create(&t[0], NULL, stress_fault, &st);
 	pthread_create(&t[1], NULL, stress_fault, &st);
 	pthread_create(&t[2], NULL, flip_policy, &fl);
-	usleep(500000);
-	fl.stop = true;
 	pthread_join(t[2], NULL);
 	err = set_policy("off\n");
-	result(!err && fl.flips > 10 && !stat_of("adaptive_mappings") &&
-	       !slurp(DIR_ "adaptive")[0], "adaptive switched under faults",
-	       "%s after %ld switches, %ld tracked", strerror(err), fl.flips,
+	result(!err && !fl.errors && st.rounds > 0 &&
+	       !stat_of("adaptive_mappings") && !slurp(DIR_ "adaptive")[0],
+	       "adaptive switched under faults",
+	       "%s; %ld of %d switches failed, %ld fault rounds, %ld tracked",
+	       strerror(err), fl.errors, FLIPS, st.rounds,
 	       stat_of("adaptive_mappings"));
 
 	/* Unload with the policy on and the faults still running. */
