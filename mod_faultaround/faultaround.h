@@ -169,6 +169,7 @@ void fa_stats_read(struct fa_stats *s);
 #define FA_ADAPT_MAX_BITS	4096	/* a mapping's bitmap: 512 bytes at most */
 #define FA_ADAPT_HASH_BITS	10	/* 1024 buckets of mappings */
 #define FA_ADAPT_START_ORDER	2U	/* a new mapping's order */
+#define FA_ADAPT_DENSE		64	/* revisits before they count as near */
 
 /*
  * What the policy decides from, per mapping: the order now, the last
@@ -179,14 +180,18 @@ void fa_stats_read(struct fa_stats *s);
 struct fa_adapt_state {
 	unsigned long last;		/* the last fault's page + 1; 0: none */
 	unsigned int order, shift;
-	unsigned long hits, misses, unfilled;
+	bool cold;			/* a major fault seen: readahead's pace */
+	unsigned long task, majflt;	/* the last faulting task (compared only), its maj_flt */
+	unsigned long hits, misses, unfilled, revisits;
 	unsigned long blocks[];
 };
 
 unsigned int fa_adapt_block_shift(void);
 unsigned int fa_adapt_max_order(void);
 void fa_adapt_state_init(struct fa_adapt_state *s, unsigned int shift);
-unsigned int fa_adapt_step(struct fa_adapt_state *s, unsigned long page);
+unsigned int fa_adapt_step(struct fa_adapt_state *s, unsigned long page,
+			   bool major, unsigned int ra_order);
+unsigned int fa_adapt_ra_order(const struct file *file);
 unsigned int fa_adapt_order(struct vm_area_struct *vma, unsigned long address,
 			    unsigned int order);
 void fa_adapt_vma_free(struct vm_area_struct *vma);

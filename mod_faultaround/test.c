@@ -549,7 +549,7 @@ struct fa_model {
 	struct fa_adapt_state *s;
 	unsigned long base, n, *mapped, faults, pages;
 	const unsigned long *cached;
-	unsigned int max_seen;
+	unsigned int max_seen, ra_order;
 	unsigned long max_marked;
 };
 
@@ -573,6 +573,7 @@ static void fa_model_init(struct kunit *test, struct fa_model *m,
 	m->pages = 0;
 	m->cached = NULL;
 	m->max_seen = 0;
+	m->ra_order = fa_adapt_max_order();
 	m->max_marked = 0;
 }
 
@@ -583,7 +584,7 @@ static void fa_model_remap(struct fa_model *m)
 	bitmap_zero(m->mapped, m->n);
 }
 
-static void fa_model_touch(struct fa_model *m, unsigned long p)
+static void fa_model_touch(struct fa_model *m, unsigned long p, bool major)
 {
 	unsigned long first, i, bits = bitmap_weight(m->s->blocks, 1U << m->s->shift);
 	unsigned int order;
@@ -591,7 +592,7 @@ static void fa_model_touch(struct fa_model *m, unsigned long p)
 	if (test_bit(p, m->mapped))
 		return;
 	m->faults++;
-	order = fa_adapt_step(m->s, m->base + p);
+	order = fa_adapt_step(m->s, m->base + p, major, m->ra_order);
 	/* O(1): a fault marks at most the 8 blocks of the largest window. */
 	m->max_marked = max(m->max_marked,
 			    bitmap_weight(m->s->blocks, 1U << m->s->shift) - bits);
@@ -614,7 +615,7 @@ static void adapt_sequential(struct kunit *test)
 
 	fa_model_init(test, &m, n);
 	for (p = 0; p < n; p++)
-		fa_model_touch(&m, p);
+		fa_model_touch(&m, p, false);
 	KUNIT_EXPECT_EQ(test, m.max_seen, max);
 	KUNIT_EXPECT_EQ(test, m.s->order, max);
 	KUNIT_EXPECT_EQ(test, m.pages, n);
@@ -637,7 +638,7 @@ static void adapt_sparse(struct kunit *test)
 	for (pass = 0; pass < 4; pass++) {
 		fa_model_remap(&m);
 		for (t = 0; t < tables; t++)
-			fa_model_touch(&m, t * PTRS_PER_PTE);
+			fa_model_touch(&m, t * PTRS_PER_PTE, false);
 		KUNIT_EXPECT_EQ(test, m.s->order, 0);
 	}
 	KUNIT_EXPECT_EQ(test, m.faults, 4 * tables);
@@ -668,7 +669,7 @@ static void adapt_random_dense(struct kunit *test)
 		order[j] = tmp;
 	}
 	for (i = 0; i < n; i++)
-		fa_model_touch(&m, order[i]);
+		fa_model_touch(&m, order[i], false);
 	KUNIT_EXPECT_EQ(test, m.pages, n);
 	KUNIT_EXPECT_GT(test, m.max_seen, min(FA_ADAPT_START_ORDER,
 					      fa_adapt_max_order()));
@@ -695,15 +696,19 @@ static void adapt_cold_readahead(struct kunit *test)
 	cached = kunit_kcalloc(test, BITS_TO_LONGS(n), sizeof(long), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, cached);
 	m.cached = cached;
+	m.ra_order = ra - 1;
 	for (p = 0; p < n; p++) {
-		/* Each fault reads the aligned 2^ra pages around it. */
-		if (!test_bit(p, m.mapped))
-			for (q = p >> ra << ra; q < (p >> ra << ra) + (1UL << ra); q++)
-				__set_bit(q, cached);
-		fa_model_touch(&m, p);
+		unsigned long from = p >> ra << ra;
+		bool major = !test_bit(p, cached);
+
+		/* A major fault reads the aligned 2^ra pages around it. */
+		for (q = from; major && q < from + (1UL << ra); q++)
+			__set_bit(q, cached);
+		fa_model_touch(&m, p, major);
 	}
 	KUNIT_EXPECT_EQ(test, m.pages, n);
-	KUNIT_EXPECT_LE_MSG(test, m.s->order, ra + 1, "readahead order %u", ra);
+	KUNIT_EXPECT_TRUE(test, m.s->cold);
+	KUNIT_EXPECT_LE_MSG(test, m.max_seen, ra - 1, "readahead order %u", ra);
 }
 
 /*
@@ -715,7 +720,7 @@ static void adapt_cold_readahead(struct kunit *test)
  */
 static void adapt_rules(struct kunit *test)
 {
-	unsigned int start = min(FA_ADAPT_START_ORDER, fa_adapt_max_order());
+	unsigned int max = fa_adapt_max_order(), start = min(FA_ADAPT_START_ORDER, max);
 	unsigned long base = 16 * PTRS_PER_PTE, w = 1UL << start, far;
 	struct fa_model m;
 
@@ -724,17 +729,21 @@ static void adapt_rules(struct kunit *test)
 			   fa_adapt_max_order(), start);
 	fa_model_init(test, &m, 1);
 	far = base + 8 * PTRS_PER_PTE;
-	KUNIT_EXPECT_EQ(test, fa_adapt_step(m.s, base), start);
+	KUNIT_EXPECT_EQ(test, fa_adapt_step(m.s, base, false, max), start);
 	KUNIT_EXPECT_EQ(test, m.s->hits + m.s->misses + m.s->unfilled, 0);
-	KUNIT_EXPECT_EQ(test, fa_adapt_step(m.s, base + w), start + 1);
+	KUNIT_EXPECT_EQ(test, fa_adapt_step(m.s, base + w, false, max), start + 1);
 	KUNIT_EXPECT_EQ(test, m.s->hits, 1);
-	KUNIT_EXPECT_EQ(test, fa_adapt_step(m.s, base + w), start + 1);
+	KUNIT_EXPECT_EQ(test, fa_adapt_step(m.s, base + w, false, max), start + 1);
 	KUNIT_EXPECT_EQ(test, m.s->hits + m.s->misses + m.s->unfilled, 1);
 	/* base + w's window at start + 1 holds base + w + 1. */
-	KUNIT_EXPECT_EQ(test, fa_adapt_step(m.s, base + w + 1), start);
+	KUNIT_EXPECT_EQ(test, fa_adapt_step(m.s, base + w + 1, false, max), start);
 	KUNIT_EXPECT_EQ(test, m.s->unfilled, 1);
-	KUNIT_EXPECT_EQ(test, fa_adapt_step(m.s, far), start - 1);
+	KUNIT_EXPECT_EQ(test, fa_adapt_step(m.s, far, false, max), start - 1);
 	KUNIT_EXPECT_EQ(test, m.s->misses, 1);
+	/* A major fault: never above the readahead order again. */
+	KUNIT_EXPECT_EQ(test, fa_adapt_step(m.s, far + w, true, 0), 0);
+	KUNIT_EXPECT_EQ(test, fa_adapt_step(m.s, far + 2 * w, false, 0), 0);
+	KUNIT_EXPECT_TRUE(test, m.s->cold);
 }
 
 /*
@@ -750,7 +759,8 @@ static void adapt_bounded(struct kunit *test)
 	fa_model_init(test, &m, 1);
 	prandom_seed_state(&rnd, 7);
 	for (i = 0; i < 10000; i++) {
-		o = fa_adapt_step(m.s, prandom_u32_state(&rnd) % (64 * PTRS_PER_PTE));
+		o = fa_adapt_step(m.s, prandom_u32_state(&rnd) % (64 * PTRS_PER_PTE),
+				  false, max);
 		KUNIT_ASSERT_LE(test, o, max);
 		bits = bitmap_weight(m.s->blocks, 1U << m.s->shift);
 		KUNIT_ASSERT_LE(test, bits - was, 8);
