@@ -142,18 +142,19 @@ static void fa_adapt_mark(struct fa_adapt_state *s, unsigned long block)
 		WRITE_ONCE(*word, READ_ONCE(*word) | mask);
 }
 
-/* Did an earlier fault's window cover a block of @page's page table? */
+/*
+ * Did an earlier fault's window cover a block of @page's page table?  Its
+ * blocks are 64 bits (32 on ppc64 radix) aligned in the bitmap, which is
+ * at least that long: one word to look at on 64-bit.
+ */
 static bool fa_adapt_region_seen(struct fa_adapt_state *s, unsigned long page)
 {
 	unsigned int span = ilog2(PTRS_PER_PTE) - fa_adapt_block_shift();
-	unsigned long first = (page >> ilog2(PTRS_PER_PTE)) << span;
-	unsigned long b;
+	unsigned long first = ((page >> ilog2(PTRS_PER_PTE)) << span) &
+			      ((1UL << s->shift) - 1);
 
-	/* 64 blocks at most (one word of the bitmap, 32 on ppc64 radix). */
-	for (b = first; b < first + (1UL << span); b++)
-		if (fa_adapt_test(s, b))
-			return true;
-	return false;
+	return find_next_bit(s->blocks, first + (1UL << span), first) <
+	       first + (1UL << span);
 }
 
 /**
@@ -163,8 +164,8 @@ static bool fa_adapt_region_seen(struct fa_adapt_state *s, unsigned long page)
  * @major: the faulting task took a major fault since its last fault here
  * @ra_order: the largest order while the mapping is read from disk
  *
- * O(1): a compare, a scan of at most one page table's 64 bits, and at
- * most 8 bits set (the largest window, fa_adapt_max_order(), over blocks
+ * O(1): a compare, a look at one word of the bitmap, and at most 8 bits
+ * set (the largest window, fa_adapt_max_order(), over blocks
  * of fa_adapt_block_shift(); fewer with fewer than 64 PTEs).  Concurrent
  * faults of one mapping may race on @s; each field stays valid, and the
  * worst outcome is a step lost.
