@@ -65,7 +65,8 @@ fi
 # workers <workload>: its thread or task counts.
 workers() { case $1 in mmap-pread-*) echo "$tasks" ;; *) echo "$threads" ;; esac; }
 dbg=/sys/kernel/debug
-page=$(getconf PAGESIZE 2>/dev/null || echo 4096)
+# The page size from the kernel itself: busybox has no getconf.
+page=$(awk '/^KernelPageSize:/ { print $2 * 1024; exit }' /proc/self/smaps)
 pt_ptes=$((page / 8))	# fa-bench's guess without -P: a page of pointers
 # The knob, and the order now.  Writing back what it reads proves that it
 # can be written (a locked-down debugfs fails the write, not the test -w).
