@@ -32,7 +32,7 @@ for kunit in ${FASTPATH_KUNIT:-n m}; do
 	# KCONFIG_ALLCONFIG takes one file: the fragment plus this variant.
 	if [ "$kunit" = n ]; then want='# CONFIG_KUNIT is not set'; else want=CONFIG_KUNIT=$kunit; fi
 	{ cat "$TOP/Kconfig.snippets/fastpath.config"; echo "$want"; } > "$out/allconfig"
-	log "CONFIG_KUNIT=$kunit: building mm/memory.o in $out"
+	log "CONFIG_KUNIT=$kunit: building mm/memory.o, kernel/fork.o and mm/vma.o in $out"
 	build "$commit" "$out"
 	# Kconfig silently drops what it cannot set: check that it took.
 	for opt in "$want" CONFIG_JUMP_LABEL=y CONFIG_64BIT=y; do
