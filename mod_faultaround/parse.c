@@ -70,14 +70,19 @@ static int fa_address(const char *s, unsigned long *val, const char **why)
 }
 
 /*
- * Copy @buf to @copy as a string without its one optional trailing
- * newline, refusing what no command contains: NUL bytes, other control
- * characters (newlines among them), leading or trailing blanks.
+ * Copy @buf (at most FA_CMD_MAX_LEN bytes; @copy has room for one more)
+ * to @copy as a string without its one optional trailing newline,
+ * refusing what no command contains: NUL bytes, other control characters
+ * (newlines among them), leading or trailing blanks.
  */
 static int fa_line(const char *buf, size_t len, char *copy, const char **why)
 {
 	size_t i;
 
+	if (len > FA_CMD_MAX_LEN) {
+		*why = "longer than a command can be";
+		return -EINVAL;
+	}
 	if (len && buf[len - 1] == '\n')
 		len--;
 	if (!len) {
@@ -122,10 +127,6 @@ int fa_parse_cmd(const char *buf, size_t len, unsigned int max_order,
 	unsigned long val;
 	int n = 0, err;
 
-	if (len > FA_CMD_MAX_LEN) {
-		*why = "longer than a command can be";
-		return -EINVAL;
-	}
 	err = fa_line(buf, len, copy, why);
 	if (err)
 		return err;
@@ -189,10 +190,6 @@ int fa_parse_uint(const char *buf, size_t len, unsigned int max,
 	unsigned long v;
 	int err;
 
-	if (len > FA_CMD_MAX_LEN) {
-		*why = "longer than a command can be";
-		return -EINVAL;
-	}
 	err = fa_line(buf, len, copy, why);
 	if (err)
 		return err;
@@ -223,10 +220,6 @@ int fa_parse_policy(const char *buf, size_t len, bool *adaptive,
 	char copy[FA_CMD_MAX_LEN + 1];
 	int err;
 
-	if (len > FA_CMD_MAX_LEN) {
-		*why = "longer than a command can be";
-		return -EINVAL;
-	}
 	err = fa_line(buf, len, copy, why);
 	if (err)
 		return err;

@@ -678,6 +678,32 @@ static void test_exit(void)
 	close(fd);
 }
 
+/* Load the module again from -k: 0 or the errno. */
+static int reload(void)
+{
+	int mfd = open(module, O_RDONLY), err;
+
+	err = mfd < 0 || syscall(SYS_finit_module, mfd, "", 0) ? errno : 0;
+	if (mfd >= 0)
+		close(mfd);
+	return err;
+}
+
+/*
+ * After an unload: a new mapping of @fd faults at the global order 4 (a
+ * policy left registered would call freed code).  Returns the mapping.
+ */
+static char *expect_no_policy(int fd, const char *name)
+{
+	char *q = map_aligned(fd, NPAGES * page_size);
+	long faults = q ? read_pages(q, NPAGES) : -1;
+
+	result(faults == (long)(NPAGES >> 4), name,
+	       "%ld faults, expected %lu (the global order 4)", faults,
+	       NPAGES >> 4);
+	return q;
+}
+
 struct stress {
 	char *p;
 	volatile bool stop;
@@ -696,10 +722,25 @@ static void *stress_fault(void *arg)
 	return NULL;
 }
 
+/*
+ * Unload the module (unless @err) while @st's two threads @t fault, then
+ * stop them: 0 or the errno.
+ */
+static int unload_under(struct stress *st, pthread_t *t, int err)
+{
+	if (!err && syscall(SYS_delete_module, "mod_faultaround", O_NONBLOCK))
+		err = errno;
+	usleep(200000);
+	st->stop = true;
+	pthread_join(t[0], NULL);
+	pthread_join(t[1], NULL);
+	return err;
+}
+
 /* Overrides change, then the module goes away, under two faulting threads. */
 static void test_stress(void)
 {
-	int fd = make_file("/tmp/fa-stress", NPAGES), i, err = 0, mfd;
+	int fd = make_file("/tmp/fa-stress", NPAGES), i, err = 0;
 	struct stress st = { .p = map_aligned(fd, NPAGES * page_size) };
 	pthread_t t[2];
 
@@ -714,19 +755,12 @@ static void test_stress(void)
 	}
 	if (!err)
 		err = cmd("%d %p 2\n", getpid(), st.p);
-	if (!err && syscall(SYS_delete_module, "mod_faultaround", O_NONBLOCK))
-		err = errno;
-	usleep(200000);
-	st.stop = true;
-	pthread_join(t[0], NULL);
-	pthread_join(t[1], NULL);
+	err = unload_under(&st, t, err);
 	result(!err && st.rounds > 0, "stress unload under faults",
 	       "%s after %d commands, %ld rounds", err ? strerror(err) : "ok",
 	       i, st.rounds);
-	mfd = open(module, O_RDONLY);
-	err = mfd < 0 || syscall(SYS_finit_module, mfd, "", 0) ? errno : 0;
+	err = reload();
 	result(!err, "stress reload", "%s: %s", module, strerror(err));
-	close(mfd);
 	close(fd);
 }
 
@@ -756,9 +790,8 @@ static int unload_failing(void *arg __attribute__((unused)))
  */
 static void test_unload(void)
 {
-	int fd = make_file("/tmp/fa-unload", NPAGES), mfd, err;
+	int fd = make_file("/tmp/fa-unload", NPAGES), err;
 	char *p = map_aligned(fd, NPAGES * page_size), *q;
-	long faults;
 
 	set_order(4);
 	if (access(FAILSLAB "probability", W_OK)) {
@@ -776,14 +809,8 @@ static void test_unload(void)
 	failslab("probability", "0");
 	result(!err, "unload under failslab", "rmmod: %s", strerror(err));
 	/* Another file mapping, so that no page is cached in page tables. */
-	q = map_aligned(fd, NPAGES * page_size);
-	faults = q ? read_pages(q, NPAGES) : -1;
-	result(faults == (long)(NPAGES >> 4), "unload leaves no policy",
-	       "%ld faults, expected %lu (the global order 4)", faults,
-	       NPAGES >> 4);
-	mfd = open(module, O_RDONLY);
-	err = mfd < 0 || syscall(SYS_finit_module, mfd, "", 0) ? errno : 0;
-	close(mfd);
+	q = expect_no_policy(fd, "unload leaves no policy");
+	err = reload();
 	if (!err)
 		err = cmd("%d %p 1\n", getpid(), q);
 	result(!err, "unload then reload and override", "%s", strerror(err));
@@ -874,7 +901,6 @@ static void test_adaptive(void)
 	pthread_t t[3];
 	const char *line;
 	pid_t pid;
-	int mfd;
 
 	cmd("clear\n");
 	set_order(4);
@@ -983,23 +1009,11 @@ static void test_adaptive(void)
 	/* Unload with the policy on and the faults still running. */
 	err = set_policy("adaptive\n");
 	usleep(100000);
-	if (!err && syscall(SYS_delete_module, "mod_faultaround", O_NONBLOCK))
-		err = errno;
-	usleep(200000);
-	st.stop = true;
-	pthread_join(t[0], NULL);
-	pthread_join(t[1], NULL);
+	err = unload_under(&st, t, err);
 	result(!err && st.rounds > 0, "adaptive unload under faults",
 	       "%s, %ld rounds", strerror(err), st.rounds);
-	/* Nothing left behind: the global order 4 again. */
-	q = map_aligned(fd, NPAGES * page_size);
-	faults = q ? read_pages(q, NPAGES) : -1;
-	result(faults == (long)(NPAGES >> 4), "adaptive unload leaves no policy",
-	       "%ld faults, expected %lu (the global order 4)", faults,
-	       NPAGES >> 4);
-	mfd = open(module, O_RDONLY);
-	err = mfd < 0 || syscall(SYS_finit_module, mfd, "", 0) ? errno : 0;
-	close(mfd);
+	q = expect_no_policy(fd, "adaptive unload leaves no policy");
+	err = reload();
 	result(!err && !strcmp(policy_now(), "off"), "adaptive reload: off",
 	       "%s, policy reads '%s'", strerror(err), policy_now());
 	munmap(q, NPAGES * page_size);
