@@ -15,18 +15,18 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <kunit/visibility.h>
-#include <linux/mm.h>		/* first: list_bl.h needs cpu_relax() */
+#include <linux/mm.h>
 #include <linux/bitmap.h>
 #include <linux/hash.h>
 #include <linux/percpu.h>
-#include <linux/list_bl.h>
 #include <linux/log2.h>
 #include <linux/mutex.h>
 #include <linux/pid.h>
-#include <linux/rculist_bl.h>
+#include <linux/rculist.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/string_helpers.h>
 
@@ -34,7 +34,7 @@
 
 /* One mapping's state; the decision's part is struct fa_adapt_state. */
 struct fa_adapt {
-	struct hlist_bl_node node;
+	struct hlist_node node;
 	const struct vm_area_struct *vma;	/* the key: compared only */
 	struct pid *pid;			/* the process, for the listing */
 	char comm[TASK_COMM_LEN];
@@ -43,7 +43,13 @@ struct fa_adapt {
 	struct fa_adapt_state s;		/* last: its bitmap follows */
 };
 
-static struct hlist_bl_head fa_adapt_hash[1 << FA_ADAPT_HASH_BITS];
+static struct hlist_head fa_adapt_hash[1 << FA_ADAPT_HASH_BITS];
+/*
+ * Insertions and removals take one of these, by bucket; lookups take
+ * none.  A lock is taken at a mapping's first fault and when a tracked
+ * VMA is freed, never on a fault of a tracked mapping.
+ */
+static spinlock_t fa_adapt_locks[FA_ADAPT_LOCKS];
 static atomic_t fa_adapt_nr = ATOMIC_INIT(0);
 /*
  * Faults of mappings left untracked (the limit reached, or no memory):
@@ -54,9 +60,14 @@ static bool fa_adapt_on;
 /* Serializes switching the policy on and off. */
 static DEFINE_MUTEX(fa_adapt_lock);
 
-static struct hlist_bl_head *fa_adapt_bucket(const struct vm_area_struct *vma)
+static struct hlist_head *fa_adapt_bucket(const struct vm_area_struct *vma)
 {
 	return &fa_adapt_hash[hash_ptr(vma, FA_ADAPT_HASH_BITS)];
+}
+
+static spinlock_t *fa_adapt_lock_of(const struct hlist_head *head)
+{
+	return &fa_adapt_locks[(head - fa_adapt_hash) % FA_ADAPT_LOCKS];
 }
 
 /**
@@ -263,10 +274,9 @@ static unsigned int fa_adapt_shift(struct vm_area_struct *vma)
 
 static struct fa_adapt *fa_adapt_find(const struct vm_area_struct *vma)
 {
-	struct hlist_bl_node *pos;
 	struct fa_adapt *a;
 
-	hlist_bl_for_each_entry_rcu(a, pos, fa_adapt_bucket(vma), node)
+	hlist_for_each_entry_rcu(a, fa_adapt_bucket(vma), node)
 		if (a->vma == vma)
 			return a;
 	return NULL;
@@ -283,7 +293,7 @@ static void fa_adapt_free_rcu(struct rcu_head *rcu)
 /* Take @a out of its bucket (locked) and free it after a grace period. */
 static void fa_adapt_unhash(struct fa_adapt *a)
 {
-	hlist_bl_del_rcu(&a->node);
+	hlist_del_rcu(&a->node);
 	atomic_dec(&fa_adapt_nr);
 	call_rcu(&a->rcu, fa_adapt_free_rcu);
 }
@@ -295,7 +305,7 @@ static void fa_adapt_unhash(struct fa_adapt *a)
  */
 static struct fa_adapt *fa_adapt_get(struct vm_area_struct *vma)
 {
-	struct hlist_bl_head *head = fa_adapt_bucket(vma);
+	struct hlist_head *head = fa_adapt_bucket(vma);
 	struct fa_adapt *a = fa_adapt_find(vma), *old;
 	unsigned int shift;
 
@@ -316,12 +326,12 @@ static struct fa_adapt *fa_adapt_get(struct vm_area_struct *vma)
 	/* Without task_lock(): a name changed meanwhile is only a label. */
 	strscpy(a->comm, current->comm, sizeof(a->comm));
 	fa_adapt_state_init(&a->s, shift);
-	hlist_bl_lock(head);
+	spin_lock(fa_adapt_lock_of(head));
 	/* Another thread's first fault of this VMA may have won. */
 	old = fa_adapt_find(vma);
 	if (!old)
-		hlist_bl_add_head_rcu(&a->node, head);
-	hlist_bl_unlock(head);
+		hlist_add_head_rcu(&a->node, head);
+	spin_unlock(fa_adapt_lock_of(head));
 	if (old) {
 		atomic_dec(&fa_adapt_nr);
 		put_pid(a->pid);
@@ -384,31 +394,31 @@ unsigned int fa_adapt_order(struct vm_area_struct *vma, unsigned long address,
  */
 void fa_adapt_vma_free(struct vm_area_struct *vma)
 {
-	struct hlist_bl_head *head = fa_adapt_bucket(vma);
+	struct hlist_head *head = fa_adapt_bucket(vma);
 	struct fa_adapt *a;
 
 	/* Most VMAs have no state: one lockless look turns them away. */
-	if (hlist_bl_empty(head) || !fa_adapt_find(vma))
+	if (!fa_adapt_find(vma))
 		return;
-	hlist_bl_lock(head);
+	spin_lock(fa_adapt_lock_of(head));
 	a = fa_adapt_find(vma);
 	if (a)
 		fa_adapt_unhash(a);
-	hlist_bl_unlock(head);
+	spin_unlock(fa_adapt_lock_of(head));
 }
 
 /* Free every mapping's state; no fault may add any meanwhile. */
 static void fa_adapt_free_all(void)
 {
-	struct hlist_bl_node *pos, *tmp;
+	struct hlist_node *tmp;
 	struct fa_adapt *a;
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(fa_adapt_hash); i++) {
-		hlist_bl_lock(&fa_adapt_hash[i]);
-		hlist_bl_for_each_entry_safe(a, pos, tmp, &fa_adapt_hash[i], node)
+		spin_lock(fa_adapt_lock_of(&fa_adapt_hash[i]));
+		hlist_for_each_entry_safe(a, tmp, &fa_adapt_hash[i], node)
 			fa_adapt_unhash(a);
-		hlist_bl_unlock(&fa_adapt_hash[i]);
+		spin_unlock(fa_adapt_lock_of(&fa_adapt_hash[i]));
 	}
 }
 
@@ -467,13 +477,12 @@ bool fa_adapt_enabled(void)
  */
 void fa_adapt_show(struct seq_file *m)
 {
-	struct hlist_bl_node *pos;
 	struct fa_adapt *a;
 	unsigned int i;
 
 	rcu_read_lock();
 	for (i = 0; i < ARRAY_SIZE(fa_adapt_hash); i++) {
-		hlist_bl_for_each_entry_rcu(a, pos, &fa_adapt_hash[i], node) {
+		hlist_for_each_entry_rcu(a, &fa_adapt_hash[i], node) {
 			unsigned long hits = READ_ONCE(a->s.hits);
 			unsigned long misses = READ_ONCE(a->s.misses);
 			unsigned long unfilled = READ_ONCE(a->s.unfilled);
@@ -504,6 +513,15 @@ void fa_adapt_counts(unsigned int *tracked, unsigned long *untracked)
 		sum += per_cpu(fa_adapt_untracked, cpu);
 	*untracked = sum;
 	*tracked = atomic_read(&fa_adapt_nr);
+}
+
+/* Before the policy can run. */
+void fa_adapt_init(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < FA_ADAPT_LOCKS; i++)
+		spin_lock_init(&fa_adapt_locks[i]);
 }
 
 /**

@@ -168,6 +168,7 @@ void fa_stats_read(struct fa_stats *s);
 #define FA_ADAPT_MAX_MAPPINGS	4096	/* tracked at once; more keep the global order */
 #define FA_ADAPT_MAX_BITS	4096	/* a mapping's bitmap: 512 bytes at most */
 #define FA_ADAPT_HASH_BITS	10	/* 1024 buckets of mappings */
+#define FA_ADAPT_LOCKS		64	/* locks for their insertions and removals */
 #define FA_ADAPT_START_ORDER	2U	/* a new mapping's order */
 #define FA_ADAPT_DENSE		64	/* revisits before they count as near */
 
@@ -199,6 +200,7 @@ int fa_adapt_set(bool on, const char **why);
 bool fa_adapt_enabled(void);
 void fa_adapt_show(struct seq_file *m);
 void fa_adapt_counts(unsigned int *tracked, unsigned long *untracked);
+void fa_adapt_init(void);
 void fa_adapt_exit(void);
 
 /* iface.c */

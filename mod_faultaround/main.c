@@ -39,6 +39,7 @@ static int __init fa_init(void)
 		return -EPERM;
 	}
 	fa_policy_init();
+	fa_adapt_init();
 	return fa_iface_init();
 }
 

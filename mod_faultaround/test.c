@@ -652,7 +652,7 @@ static void adapt_sparse(struct kunit *test)
  */
 static void adapt_random_dense(struct kunit *test)
 {
-	unsigned long n = 4 * PTRS_PER_PTE, *order, i, j, tmp;
+	unsigned long n = 4 * PTRS_PER_PTE, *order, i, j;
 	struct rnd_state rnd;
 	struct fa_model m;
 
@@ -664,9 +664,7 @@ static void adapt_random_dense(struct kunit *test)
 	prandom_seed_state(&rnd, 42);
 	for (i = n - 1; i > 0; i--) {
 		j = prandom_u32_state(&rnd) % (i + 1);
-		tmp = order[i];
-		order[i] = order[j];
-		order[j] = tmp;
+		swap(order[i], order[j]);
 	}
 	for (i = 0; i < n; i++)
 		fa_model_touch(&m, order[i], false);
