@@ -13,8 +13,9 @@ mod_faultaround's adaptive policy, their order column the default order
 it starts from, not an order) a column "adaptive" after the largest
 order, and the Adaptive section that opens the summary.  --meta keys:
 kernel, base, config, qemu, clock (icount, wall or native; native if
-absent), sweep, default_order (4 if absent), commit; all are printed in
-the header.
+absent), sweep, default_order (4 if absent), commit, perf (why perf stat
+is not available, or a note on its counts); all are printed in the
+header.
 
 The figure is the runs' ns column, named by the clock: guest
 instructions (icount), wall time under TCG (wall) or native time.  Each
@@ -42,6 +43,12 @@ kernels ran in different boots), and a one-screen summary, which opens
 with the adaptive policy against the best fixed order and the default
 one where it ran.  The recommendations, the cost model and the
 cross-check are of the fixed orders (setup sweep) only.
+
+Runs with perf stat counts (sweep.sh -p: columns perf:<event>, of the
+whole fa-bench process, not the timed region alone) add a perf stat
+section: per workload, thread count and order, each counted event's
+median with its bootstrap interval, per run or per page touched; events
+that perf printed as <not supported> are named.
 
 Prints the report on stdout and writes DIR/results.csv,
 DIR/results.json, DIR/<workload>.png and, for an A/B, DIR/ab.png.
@@ -97,6 +104,15 @@ SPARSE_GOAL = 1.25	# sparse's pages mapped per page touched, at most
 INT_FIELDS = ("threads", "order", "rep", "minflt", "majflt", "ns", "pages",
               "mapped")
 TIME_FIELDS = ("ns", "fixed_ns", "teardown_ns")
+# sweep.sh -p: a column perf:<event> per event perf stat counted around
+# each run, of the whole fa-bench process and its children; a clock's in
+# ns (perf prints msec, to 10 us), else perf's word for it.
+PERF = "perf:"
+NOT_SUPPORTED = "<not supported>"
+PERF_CLOCKS = ("task-clock", "cpu-clock")
+PERF_COVERS = ("the whole fa-bench process and its children (program "
+               "start, setup, the timed work, teardown and exit), not only "
+               "the figure's timed region")
 
 
 def units(clock):
@@ -163,6 +179,13 @@ def load(label, paths):
             r[k] = int(r.get(k) or -1)
         for k in ("fixed_ns", "teardown_ns"):
             r[k] = int(r.get(k) or 0)
+        for k in r:
+            if k.startswith(PERF):	# a count, or perf's word instead
+                try:
+                    x = float(r[k])
+                    r[k] = int(x) if x.is_integer() else x
+                except (TypeError, ValueError):
+                    pass
     return rows, timed
 
 
@@ -432,6 +455,12 @@ class Stats:
         med[got == 0] = np.nan	# drew only boots without this cell
         self.cache[(key, field)] = med
         return med
+
+    def ci(self, key, field="ns", conf=CONF):
+        """The percentile interval of a cell's bootstrap medians."""
+        return tuple(float(v) for v in np.nanpercentile(
+            self.medians(key, field), [(1 - conf) / 2 * 100,
+                                       (1 + conf) / 2 * 100]))
 
     def ratio(self, num, den, conf=CONF, field="ns"):
         """num/den, two cells: ratio of medians, its bootstrap and p."""
@@ -739,6 +768,33 @@ def verdict(lo, hi):
     return ", ".join(said) or "inconclusive"
 
 
+# --- perf stat -------------------------------------------------------------
+
+def perf_status(rows):
+    """The events of the runs' perf stat columns (sweep.sh -p): those
+    counted in every run, those <not supported> in every run (the PMU does
+    not expose them), and those counted in some runs only, with how many
+    of how many."""
+    events = [k[len(PERF):] for k in dict.fromkeys(k for r in rows for k in r)
+              if k.startswith(PERF)]
+    res = {"events": events, "counted": [], "not_supported": [], "partly": {}}
+    for e in events:
+        vals = [r.get(PERF + e) for r in rows]
+        n = sum(isinstance(v, (int, float)) for v in vals)
+        if n == len(vals):
+            res["counted"].append(e)
+        elif all(v == NOT_SUPPORTED for v in vals):
+            res["not_supported"].append(e)
+        else:
+            res["partly"][e] = (n, len(vals))
+    return res
+
+
+def table_row(out, name, vals, lw=26, cw=17):
+    """A line of a table: its name, then a column per order."""
+    out.append(name.ljust(lw) + "".join(v.rjust(cw) for v in vals))
+
+
 # --- the report -----------------------------------------------------------
 
 class Report:
@@ -769,6 +825,7 @@ class Report:
             if r["setup"] == ADAPTIVE:
                 self.policy_from.setdefault((r["workload"], r["threads"]),
                                             r["order"])
+        self.perf = perf_status(sets[0][1])
 
     def key(self, w, t, o, setup="sweep", label=None):
         """A cell's key; order ADAPTIVE is the adaptive policy's runs."""
@@ -818,13 +875,39 @@ class Report:
             c["major"] = any(r["majflt"] > 0 for r in st.runs(k))
             c["shape"] = st.shape(k)
             c["counters"] = all(r["fa_mapped"] >= 0 for r in st.runs(k))
-            med = st.medians(k)
-            c["ns_ci"] = tuple(float(v) for v in np.nanpercentile(
-                med, [(1 - CONF) / 2 * 100, (1 + CONF) / 2 * 100]))
+            c["ns_ci"] = st.ci(k)
             if o != base and base in cols:
                 c["ratio"] = self.family.add(st.ratio(k, self.key(w, t, base)))
             tb["cells"][o] = c
         return tb
+
+    def perf_table(self, tb):
+        """The perf stat counts of a table's cells: each counted event's
+        median and bootstrap interval, a clock's in ms per run, faults per
+        run (beside the timed work's, minor + major), any other count per
+        page touched (exec, dynexec: per program start) where every run
+        touched as many, else per run."""
+        st, w, t = self.st, tb["workload"], tb["threads"]
+        cells = {}
+        for o in tb["cols"]:
+            k = self.key(w, t, o)
+            pages = {r["pages"] for r in st.runs(k)}
+            n = pages.pop() if len(pages) == 1 else 0
+            cell = {"faults": tb["cells"][o]["faults"]}
+            for e in self.perf["counted"]:
+                if e in PERF_CLOCKS:
+                    div, per, unit = 1e6, "run", "ms"
+                elif e.endswith("faults") or n <= 0:
+                    div, per, unit = 1, "run", "count"
+                else:
+                    div, unit = n, "count"
+                    per = "program start" if base_name(w) in EXECS else "page touched"
+                lo, hi = st.ci(k, PERF + e)
+                cell[e] = {"per": per, "unit": unit, "conf": CONF,
+                           "median": st.median(k, PERF + e) / div,
+                           "lo": lo / div, "hi": hi / div}
+            cells[o] = cell
+        return {"workload": w, "threads": t, "cols": tb["cols"], "cells": cells}
 
     def best_of(self, w, ts, cols):
         """The best of the fixed orders cols: the smallest figure, the
@@ -1032,9 +1115,12 @@ class Report:
         u, st = self.u, self.st
         out = ["Fault-around sweep (bench v2)"]
         out += [f"  {k}: {v}" for k, v in self.meta.items()
-                if v and k != "default_order"]
+                if v and k not in ("default_order", "perf")]
         out.append(f"  default_order: {self.default}" + (
             "" if self.default_given else " (not given; assumed)"))
+        perf = self.perf_line()
+        if perf:
+            out += para(perf, "  ")
         if "clock" not in self.meta:
             out.append("  clock: not given; assumed native")
         out += para(f"Figure: {u['name']}, printed as '{u['unit']}': {u['note']}")
@@ -1117,10 +1203,9 @@ class Report:
         out.append("")
         return out
 
-    def render_table(self, tb, out):
-        u, w, t = self.u, tb["workload"], tb["threads"]
-        cols, cells, base = tb["cols"], tb["cells"], self.orders[0]
-        lw, cw = 26, 17
+    def title(self, tb):
+        """A table's first line: its workload, workers, pages and runs."""
+        w, t, cols, cells = tb["workload"], tb["threads"], tb["cols"], tb["cells"]
         shapes = {cells[o]["shape"][:2] for o in cols}
         per = {tuple(cells[o]["shape"][2]) for o in cols}
         if len(shapes) == 1:
@@ -1136,10 +1221,15 @@ class Report:
                 for o in cols)
         what = self.touched(w)
         pages = cells[cols[0]]["pages"]
-        out.append(f"{w}, {who(w, t)} ({fmt_int(pages)} {what}; {boots})")
+        return f"{w}, {who(w, t)} ({fmt_int(pages)} {what}; {boots})"
+
+    def render_table(self, tb, out):
+        u = self.u
+        cols, cells, base = tb["cols"], tb["cells"], self.orders[0]
+        out.append(self.title(tb))
 
         def row(name, vals):
-            out.append(name.ljust(lw) + "".join(v.rjust(cw) for v in vals))
+            table_row(out, name, vals)
 
         row("order", [f"{o} (baseline)" if o == base else str(o) for o in cols])
         get = {o: cells[o] for o in cols}
@@ -1185,6 +1275,77 @@ class Report:
             row(f"fixed {u['unit']} (excluded)", [
                 fmt_fig(get[o]["fixed_ns"] * sc) for o in cols])
         out.append("")
+
+    def perf_line(self):
+        """The header's perf stat line: what was counted and what not, or
+        why not; None where there is nothing to say (runs under QEMU)."""
+        p, note = self.perf, self.meta.get("perf", "")
+        if note.startswith("not available") or not p["events"]:
+            if not note and self.u["clock"] != "native":
+                return None
+            return "perf stat: " + (note or "not available (the runs have "
+                                    "no perf columns: sweep.sh without -p)")
+        said = []
+        if p["counted"]:
+            said.append(f"counted {', '.join(p['counted'])} (each run's "
+                        "whole fa-bench process, setup included)")
+        if p["not_supported"]:
+            said.append(f"not supported here: {', '.join(p['not_supported'])}"
+                        " (this machine's PMU does not expose them)")
+        if p["partly"]:
+            said.append("counted in some runs only (left out): " + ", ".join(
+                f"{e} ({n} of {m})" for e, (n, m) in p["partly"].items()))
+        return "perf stat: " + "; ".join(said + [note] * bool(note))
+
+    def render_perf(self, tables, ptabs, out):
+        """The perf stat section: its line, and a table per workload and
+        thread count of each counted event's median and interval."""
+        line = self.perf_line()
+        if line is None:
+            return
+        if not self.perf["counted"]:
+            out += para(line + ".") + [""]
+            return
+        out += para(
+            f"perf stat, each run under perf stat -e "
+            f"{','.join(self.perf['events'])}: a count covers {PERF_COVERS}.  "
+            "The median over the runs with its "
+            f"{CONF:.0%} percentile interval from the header's hierarchical "
+            "bootstrap (descriptive: no ratios, no marks).  task-clock: the "
+            "CPU time of the process, its threads and children, in ms per "
+            "run (perf prints msec to 10 us); page-faults per run, beside "
+            "the tables' faults of the timed work (minor + major): the rest "
+            "are the setup's and the exit's; any other count per page "
+            "touched (exec, dynexec: per program start).  The counting runs "
+            "in the timed region too (page-faults at every fault, the clock "
+            "at every context switch): the figure includes its cost.")
+        if self.perf["not_supported"]:
+            out += para(f"Not supported here: "
+                        f"{', '.join(self.perf['not_supported'])}: perf stat "
+                        "printed <not supported> in every run: this "
+                        "machine's PMU does not expose them.", "  ")
+
+        def row(name, vals):
+            table_row(out, name, vals, 38, 22)
+
+        for pt in ptabs:
+            cols, cells = pt["cols"], pt["cells"]
+            out.append(self.title(tables[(pt["workload"], pt["threads"])]))
+            row("order", [str(o) for o in cols])
+            for e in self.perf["counted"]:
+                c0 = cells[cols[0]][e]
+                fmt = fmt_int if c0["per"] == "run" and c0["unit"] == "count" \
+                    else fmt_fig
+                unit = "ms " if c0["unit"] == "ms" else ""
+                row(f"{e} ({unit}per {c0['per']})",
+                    [fmt(cells[o][e]["median"]) for o in cols])
+                row(f"  {CONF:.0%} CI", [f"[{fmt(cells[o][e]['lo'])}, "
+                                         f"{fmt(cells[o][e]['hi'])}]"
+                                         for o in cols])
+                if e.endswith("faults") and c0["per"] == "run":
+                    row("  the timed work's faults",
+                        [fmt_int(cells[o]["faults"]) for o in cols])
+            out.append("")
 
     def render_costs(self, fits, pooled, out):
         u = self.u
@@ -1762,6 +1923,9 @@ def main():
     for w in rep.workloads:
         for t in rep.threads[w]:
             rep.render_table(tables[(w, t)], out)
+    ptabs = [rep.perf_table(tables[(w, t)]) for w in rep.workloads
+             for t in rep.threads[w]] if rep.perf["counted"] else []
+    rep.render_perf(tables, ptabs, out)
     rep.render_costs(fits, pooled, out)
     if len(rep.orders) > 1:
         rep.render_recs(recs, out)
@@ -1810,7 +1974,7 @@ def main():
     if abl:
         pngs.append(rep.plot_ab(abl, args.out))
     summary = machine_summary(rep, recs, fits, pooled, ctl, done, bad, mods,
-                              abl, adapt)
+                              abl, adapt, ptabs)
     units_json = {"clock": u["clock"], "figure": u["name"],
                   "printed_as": u["unit"], "printed_scale": u["scale"],
                   "cost_model_unit": u["raw"], "note": u["note"],
@@ -1821,6 +1985,12 @@ def main():
                       "teardown_ns": "munmap of the mapping(s) after the "
                       "work, inside the timed region"}[k]
                       for k, v in u["fields"].items()}}
+    for e in rep.perf["events"]:
+        units_json["fields"][PERF + e] = (
+            f"{e} (perf stat, whole process): " +
+            ("ns of CPU time (perf's msec, to 10 us)" if e in PERF_CLOCKS
+             else "count") + f" over {PERF_COVERS}; else perf's word "
+            f"({NOT_SUPPORTED}: this machine's PMU does not expose it)")
     write_json(os.path.join(args.out, "results.json"), {
         "environment": meta, "units": units_json, "runs": res_rows,
         "report": out, "plots": [p for p in pngs if p], "summary": summary})
@@ -1856,7 +2026,7 @@ def jsonable(x):
 
 
 def machine_summary(rep, recs, fits, pooled, ctl, done, bad, mods, abl,
-                    adapt):
+                    adapt, ptabs):
     """The summary's numbers, for scripts."""
     def nan(x):
         return None if x is None or x != x else x
@@ -1907,6 +2077,18 @@ def machine_summary(rep, recs, fits, pooled, ctl, done, bad, mods, abl,
             "boots_hl": {"ratio": a["boots"][0], "lo": a["boots"][1],
                          "hi": a["boots"][2], "conf": AB_CONF},
             "per_boot": a["per_boot"], "bootstrap": a["boot"]})
+    perf = rep.perf_line()
+    if perf:	# absent where no perf stat was asked for (QEMU)
+        out["perf_stat"] = {
+            "said": perf, "covers": PERF_COVERS,
+            "counted": rep.perf["counted"],
+            "not_supported": rep.perf["not_supported"],
+            "partly_counted": {e: {"runs_counted": n, "runs": m}
+                               for e, (n, m) in rep.perf["partly"].items()},
+            "cells": [{"workload": pt["workload"], "threads": pt["threads"],
+                       "order": o, "event": e} | c[e]
+                      for pt in ptabs for o, c in pt["cells"].items()
+                      for e in rep.perf["counted"]]}
     if adapt:	# absent without adaptive runs, as results.json was
         out["adaptive"] = []
     # Report.adaptive()'s keys, as named here; the ratios are adaptive /

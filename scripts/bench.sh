@@ -23,7 +23,9 @@
 #        build/bench-ab-pM-N/: what patches M to N cost on their own
 #   NATIVE=1 runs the sweep on the running kernel instead, as root, into
 #        build/bench-native/: every order if its knob can be written,
-#        else the current setting only (the report says which)
+#        else the current setting only (the report says which); each run
+#        under perf stat (PERF_EVENTS) where that works here, else the
+#        report says why not
 #   QUICK=1 a smoke sweep (orders 0-4, 1 boot, 16 MiB) into
 #           build/bench-quick/, which fails unless the results have the
 #           expected shape (scripts/bench-shape.py)
@@ -121,7 +123,7 @@ commit=$(git -C "$TOP" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 [ -z "$(git -C "$TOP" status --porcelain --untracked-files=no 2>/dev/null)" ] ||
 	commit=$commit-dirty
 
-sizes= default_order= knob=
+sizes= default_order= knob= perf_meta=
 declare -A initrds
 csv_list() { echo "$*" | tr ' ' ,; }
 # progress <boots before> <boots>: the guest's progress lines with an ETA
@@ -185,10 +187,35 @@ sweep() {
 		grep -E '^(workload,|[a-z@0-9-]+,[0-9]+,)' > "$out/runs-$name.csv"
 }
 
+# What perf stat counts in each native run: the whole fa-bench process.
+PERF_EVENTS=task-clock,page-faults,instructions,cycles,dTLB-load-misses
+# perf_check <dir>: whether perf stat counts here (deps.sh installs
+# perf), tried on true, its output in <dir>/perf-probe.txt.  perf_meta:
+# why not, or that perf fell back to user space only.
+perf_check() {
+	local probe=$1/perf-probe.txt err
+	"$TOP/scripts/deps.sh" perf >&2 || true	# it says why not
+	if ! command -v perf >/dev/null; then
+		perf_meta="not available (no perf command: deps.sh perf installs linux-perf, as root)"
+		return 1
+	fi
+	if ! err=$(LC_ALL=C perf stat -x, -o "$probe" -e "$PERF_EVENTS" -- true 2>&1); then
+		err=$(sed -n '/^Error:$/d; s/^[^ ]*: line [0-9]*: //; /[^[:space:]]/{p;q}' <<< "$err")
+		perf_meta="not available (perf stat failed: ${err:-no message})"
+		return 1
+	fi
+	if ! grep -q '^[0-9]' "$probe"; then
+		perf_meta="not available (perf stat counted none of $PERF_EVENTS)"
+		return 1
+	fi
+	! awk -F, '!/^#/ && $3 ~ /:u$/ { f = 1 } END { exit !f }' "$probe" ||
+		perf_meta="user space only: perf fell back to :u events (perf_event_paranoid $(cat /proc/sys/kernel/perf_event_paranoid), not root)"
+}
+
 # native: the same sweep on the running kernel, with the programs built
 # here and, as root, an ext4 image for the @ext4 workloads.
 native() {
-	local bin=$out/bin
+	local bin=$out/bin perf=() tmp
 	mkdir -p "$bin"
 	# shellcheck disable=SC2086 # LAB_CFLAGS is words
 	gcc -static $LAB_CFLAGS -o "$bin/fa-bench" "$TOP/tests/bench/fa-bench.c"
@@ -199,12 +226,20 @@ native() {
 	[ "$MIB" != auto ] ||
 		MIB=$(awk '/^MemTotal:/ { print int($2 / 1024 / 16 / 2) * 2 }' /proc/meminfo)
 	bench_ext4_image "$bin/ext4.img" $((MIB + MIB / 8 + 32))
+	tmp=$(mktemp -d -p /dev/shm)	# sweep.sh empties it on exit
+	if perf_check "$bin"; then
+		perf=(-p "$PERF_EVENTS")
+		log "perf stat -e $PERF_EVENTS around each run${perf_meta:+ ($perf_meta)}"
+	else
+		log "perf stat: $perf_meta"
+	fi
 	sh "$TOP/tests/bench/sweep.sh" -o "$ORDERS" -r "$REPS" -t "$THREADS" -T "$TASKS" \
 		-w "$WORKLOADS" -m "$MIB" -b "$bin/fa-bench" -x "$bin/fa-bench-dyn" \
-		-e "$bin/ext4.img" -d "$(mktemp -d -p /dev/shm)" \
+		-e "$bin/ext4.img" -d "$tmp" "${perf[@]}" \
 		> "$out/runs-native.csv" 2> >(tee "$out/sweep-native.log" |
 			tee >(grep --line-buffered '^sweep: ' >&2) | progress 0 1) ||
 		die "the native sweep failed (see $out/sweep-native.log)"
+	rmdir "$tmp"
 	wait	# for the log
 	keep_sizes "$out/sweep-native.log"
 	accel="none (native)"
@@ -256,7 +291,8 @@ python3 "$TOP/scripts/bench-report.py" --out "$out" \
 	--meta "config=scripts/kernel.sh $variants" \
 	--meta "qemu=$accel ${QEMU_OPTS:-}" \
 	--meta "clock=$CLOCK" --meta "default_order=$default_order" \
-	--meta "commit=$commit" --meta "sweep=$sizes" ${knob:+--meta "knob=$knob"} "${sets[@]}" |
+	--meta "commit=$commit" --meta "sweep=$sizes" ${knob:+--meta "knob=$knob"} \
+	${perf_meta:+--meta "perf=$perf_meta"} "${sets[@]}" |
 	tee "$out/report.txt"
 echo "raw runs and plots: $out/results.csv $out/results.json $out/*.png" >&2
 [ "${QUICK:-0}" != 1 ] || python3 "$TOP/scripts/bench-shape.py" "$out/results.csv"

@@ -1,11 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Usage: deps.sh [<Debian architecture>]
+# Usage: deps.sh [<Debian architecture> | perf]
 # Install the Debian packages the lab needs; apt-get runs only if one is
 # absent.  "deps.sh arm64" or "deps.sh ppc64el" (a foreign boot lab
 # guest, from initramfs.sh) also fetches Debian's busybox-static for that
 # architecture: the first time, that adds it as a foreign architecture to
-# dpkg (dpkg --add-architecture).
+# dpkg (dpkg --add-architecture).  "deps.sh perf" (make bench NATIVE=1,
+# whose runs perf stat counts) also installs linux-perf.
 . "$(dirname "$0")/lib.sh"
 
 pkgs=(
@@ -16,6 +17,13 @@ pkgs=(
 	libc6-dev-arm64-cross libc6-dev-ppc64el-cross
 	qemu-system-x86 qemu-system-arm qemu-system-ppc busybox-static git-email libmailtools-perl python3-scipy gnuplot-nox
 )
+
+arch=
+case ${1:-} in
+"" | amd64) ;;
+perf)	pkgs+=(linux-perf) ;;
+*)	arch=$1 ;;
+esac
 
 missing=()
 for p in "${pkgs[@]}"; do
@@ -50,15 +58,17 @@ fetch_busybox() {
 }
 
 export DEBIAN_FRONTEND=noninteractive
-if [ -n "${1:-}" ] && [ "$1" != amd64 ] && [ ! -x "$BUILD/deps/$1/bin/busybox" ]; then
-	log "fetching busybox-static:$1 into $BUILD/deps/$1"
-	fetch_busybox "$1"
+if [ -n "$arch" ] && [ ! -x "$BUILD/deps/$arch/bin/busybox" ]; then
+	log "fetching busybox-static:$arch into $BUILD/deps/$arch"
+	fetch_busybox "$arch"
 fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 log "installing: ${missing[*]}"
 [ "$(id -u)" = 0 ] || die "need root to install: ${missing[*]}"
 apt-get update -qq
 if ! apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; then
+	[[ " ${missing[*]}" == *" linux-source-6.12="* ]] ||
+		die "apt-get could not install: ${missing[*]}"
 	apt-cache madison linux-source-6.12 >&2 || true
 	die "apt-get could not install: ${missing[*]} (for another base, run: make tree BASE_VERSION=<version listed above>)"
 fi

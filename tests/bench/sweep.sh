@@ -9,6 +9,7 @@
 #   sweep.sh [-o "0 1 2 ..."|all] [-r 3] [-t "1"] [-T "1 2"] [-w "seq rand ..."]
 #            [-m MiB] [-b fa-bench] [-x dynamic program] [-e ext4 image]
 #            [-d tmpdir] [-k mod_faultaround.ko] [-a mod_faultaround.ko]
+#            [-p task-clock,page-faults,...]
 #
 # -o all (the default) is every order the kernel accepts, 0 to a page
 # table.  By default the file is 1/16 of the memory (a multiple of 2 MiB);
@@ -40,17 +41,23 @@
 # not loaded (setup mod-off), loaded with no override (mod-idle), and
 # loaded with 256 overrides on another process's mappings (mod-256),
 # interleaved the same way.  The order runs have setup "sweep".
+#
+# -p runs each fa-bench under perf stat -e <events> (natively: make bench
+# NATIVE=1) and adds a column perf:<event> per event: its count over the
+# whole process and its children (program start, setup, the timed work,
+# teardown and exit: not the timed region alone), a clock's (task-clock)
+# in ns, or what perf printed instead (<not supported>, <not counted>).
 
 orders=all reps=3 threads=1 tasks=auto ptes=
 workloads="seq rand sparse mmap-pread-seq mmap-pread-rand anon exec dynexec"
-mib=auto bench=fa-bench dyn= image= dir=/tmp ko= ako=
-while getopts o:r:t:T:w:m:b:x:e:d:k:a: opt; do
+mib=auto bench=fa-bench dyn= image= dir=/tmp ko= ako= perf=
+while getopts o:r:t:T:w:m:b:x:e:d:k:a:p: opt; do
 	case $opt in
 	o) orders=$OPTARG ;; r) reps=$OPTARG ;; t) threads=$OPTARG ;;
 	T) tasks=$OPTARG ;;
 	w) workloads=$OPTARG ;; m) mib=$OPTARG ;; b) bench=$OPTARG ;;
 	x) dyn=$OPTARG ;; e) image=$OPTARG ;; d) dir=$OPTARG ;;
-	k) ko=$OPTARG ;; a) ako=$OPTARG ;; *) exit 2 ;;
+	k) ko=$OPTARG ;; a) ako=$OPTARG ;; p) perf=$OPTARG ;; *) exit 2 ;;
 	esac
 done
 
@@ -109,10 +116,10 @@ elif [ "$orders" = all ]; then
 fi
 
 # On any exit: the order as it was, no module, no holder, no file.
-holder= held=$dir/fa-held.$$
+holder= held=$dir/fa-held.$$ counts=$dir/fa-perf.$$
 restore() {
 	if [ -n "$holder" ]; then kill "$holder"; wait "$holder"; fi
-	rm -f "$held" "$dir/fa-bench.file" "$dir/fa-sparse.file" "$dir/fa-mixed.file"
+	rm -f "$held" "$counts" "$dir/fa-bench.file" "$dir/fa-sparse.file" "$dir/fa-mixed.file"
 	for m in "$dir/fa-huge" "$dir/fa-ext4"; do
 		dev=$(awk -v m="$m" '$2 == m { print $1 }' /proc/mounts)
 		[ -n "$dev" ] || continue
@@ -245,6 +252,26 @@ done
 # make bench puts this line in its report.
 echo "sweep: file $mib MiB${sparse_mib:+ (sparse's $sparse_mib MiB, one page table)} (memory $mem MiB, page $page bytes), default order $current, orders $orders, threads $threads, tasks $tasks, $reps repetitions, $total runs" >&2
 run=0
+# -p: perf stat around each run, in the C locale (its decimal point).
+wrap=
+[ -z "$perf" ] || wrap="env LC_ALL=C perf stat -x, -o $counts -e $perf --"
+# perf_counts: the -p events' counts from perf stat's file, in -p's
+# order: an event that perf prints once per PMU (a hybrid CPU's) summed.
+perf_counts() {
+	awk -F, -v want="$perf" '
+	/^#/ || NF < 3 { next }
+	{	e = $3; sub(/:.*/, "", e)		# task-clock:u
+		if (split(e, p, "/") == 3) e = p[2]	# cpu_core/cycles/
+		if ($1 ~ /^[0-9.]+$/) n[e] += $2 == "msec" ? $1 * 1e6 : $1
+		else if (!(e in s)) s[e] = $1 }	# <not supported>
+	END {	k = split(want, w, ",")
+		for (i = 1; i <= k; i++) {
+			e = w[i]; sub(/:.*/, "", e)
+			v = e in s ? s[e] : "<not counted>"
+			printf ",%s", e in n ? sprintf("%.0f", n[e]) : v
+		}
+		print "" }' "$counts"
+}
 # run1 <setup> <workload> <workers> <order> <rep>: one CSV line.
 run1() {
 	run=$((run + 1))
@@ -254,17 +281,20 @@ run1() {
 	[ "$2" != dynexec ] || x="-x $dyn"
 	[ "${2%@*}" != mixed ] || x="-g $(state_dir $state)/fa-mixed.file"
 	[ "$state" != ext4-cold ] || x="$x -c"
-	# shellcheck disable=SC2086 # $ptes and $x are empty or two words
-	out=$($bench -w "${2%@*}" -t "$3" -f "$(file_of "$2" "$(state_dir $state)")" \
+	# shellcheck disable=SC2086 # $wrap, $ptes and $x are words or empty
+	out=$($wrap $bench -w "${2%@*}" -t "$3" -f "$(file_of "$2" "$(state_dir $state)")" \
 		-s "$5" $x $ptes) ||
-		die "fa-bench -w $2 failed"
+		die "fa-bench -w $2 failed${perf:+ (under perf stat)}"
+	pc=
+	[ -z "$perf" ] || pc=$(perf_counts) || die "cannot read perf stat's $counts"
 	set -- "$@" $out
-	echo "$2,$3,$4,$1,$5,$6,$7,$8,$9,${10},${11},${12},${13},${14}"
+	echo "$2,$3,$4,$1,$5,$6,$7,$8,$9,${10},${11},${12},${13},${14}$pc"
 	# The guest clock's ns: under -icount, instructions (bench.sh says so).
 	echo "[$run/$total] $2 workers=$3 order=$4 $1 rep=$5: $6 minor faults, clock $8 ns" >&2
 }
 
-echo "workload,threads,order,setup,rep,minflt,majflt,ns,pages,mapped,fa_calls,fa_mapped,fixed_ns,teardown_ns"
+echo "workload,threads,order,setup,rep,minflt,majflt,ns,pages,mapped,fa_calls,fa_mapped,fixed_ns,teardown_ns$(
+	[ -z "$perf" ] || echo ",$perf" | sed 's/,/,perf:/g')"
 for w in $workloads; do
 	for t in $(workers "$w"); do
 		rep=1
