@@ -12,7 +12,7 @@ kdir=$BUILD/out/qemu-$variant
 out=$BUILD/mod/$variant
 "$TOP/scripts/kernel.sh" "$variant" >/dev/null
 mkdir -p "$out"
-rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*' \
+rsync -rlpD --checksum --delete --exclude='*.o' --exclude='*.ko' --exclude='.*' \
 	--exclude='*.mod*' --exclude='modules.order' --exclude='Module.symvers' \
 	"$TOP/mod_faultaround/" "$out/src/"
 # Without the caller's MAKEFLAGS: "make bench O=<dir>" passes O= down
