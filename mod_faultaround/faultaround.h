@@ -34,6 +34,7 @@
 #include <linux/log2.h>
 #include <linux/pgtable.h>
 #include <linux/rcupdate.h>
+#include <linux/sizes.h>
 #include <linux/types.h>
 #include <linux/u64_stats_sync.h>
 
@@ -171,6 +172,7 @@ void fa_stats_read(struct fa_stats *s);
 #define FA_ADAPT_LOCKS		64	/* locks for their insertions and removals */
 #define FA_ADAPT_START_ORDER	2U	/* a new mapping's order */
 #define FA_ADAPT_DENSE		64	/* revisits before they count as near */
+#define FA_ADAPT_SMALL_MIN	SZ_32K	/* the least a fault maps in a small mapping */
 
 /*
  * What the policy decides from, per mapping: the order now, the last
@@ -181,6 +183,7 @@ void fa_stats_read(struct fa_stats *s);
 struct fa_adapt_state {
 	unsigned long last;		/* the last fault's page + 1; 0: none */
 	unsigned int order, shift;
+	unsigned int min_order;		/* the least a fault uses: fa_adapt_min_order() */
 	bool cold;			/* a major fault seen: readahead's pace */
 	unsigned long task, majflt;	/* the last faulting task (compared only), its maj_flt */
 	unsigned long hits, misses, unfilled, revisits;
@@ -189,7 +192,9 @@ struct fa_adapt_state {
 
 unsigned int fa_adapt_block_shift(void);
 unsigned int fa_adapt_max_order(void);
-void fa_adapt_state_init(struct fa_adapt_state *s, unsigned int shift);
+unsigned int fa_adapt_min_order(unsigned long pages);
+void fa_adapt_state_init(struct fa_adapt_state *s, unsigned int shift,
+			 unsigned int min_order);
 unsigned int fa_adapt_step(struct fa_adapt_state *s, unsigned long page,
 			   bool major, unsigned int ra_order);
 unsigned int fa_adapt_ra_order(const struct file *file);

@@ -565,7 +565,7 @@ static void fa_model_init(struct kunit *test, struct fa_model *m,
 				  GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, m->s);
 	KUNIT_ASSERT_NOT_NULL(test, m->mapped);
-	fa_adapt_state_init(m->s, shift);
+	fa_adapt_state_init(m->s, shift, fa_adapt_min_order(n));
 	/* Somewhere above 0, on a page-table boundary, as make bench maps. */
 	m->base = 16 * PTRS_PER_PTE;
 	m->n = n;
@@ -580,7 +580,7 @@ static void fa_model_init(struct kunit *test, struct fa_model *m,
 /* A new mapping of the same pages: new state, nothing mapped. */
 static void fa_model_remap(struct fa_model *m)
 {
-	fa_adapt_state_init(m->s, m->s->shift);
+	fa_adapt_state_init(m->s, m->s->shift, m->s->min_order);
 	bitmap_zero(m->mapped, m->n);
 }
 
@@ -725,7 +725,7 @@ static void adapt_rules(struct kunit *test)
 	if (start < 1 || fa_adapt_max_order() < start + 1)
 		kunit_skip(test, "the largest order %u leaves no room around %u",
 			   fa_adapt_max_order(), start);
-	fa_model_init(test, &m, 1);
+	fa_model_init(test, &m, 64 * PTRS_PER_PTE);
 	far = base + 8 * PTRS_PER_PTE;
 	KUNIT_EXPECT_EQ(test, fa_adapt_step(m.s, base, false, max), start);
 	KUNIT_EXPECT_EQ(test, m.s->hits + m.s->misses + m.s->unfilled, 0);
@@ -754,7 +754,7 @@ static void adapt_bounded(struct kunit *test)
 	struct fa_model m;
 	struct rnd_state rnd;
 
-	fa_model_init(test, &m, 1);
+	fa_model_init(test, &m, 64 * PTRS_PER_PTE);
 	prandom_seed_state(&rnd, 7);
 	for (i = 0; i < 10000; i++) {
 		o = fa_adapt_step(m.s, prandom_u32_state(&rnd) % (64 * PTRS_PER_PTE),
@@ -764,6 +764,35 @@ static void adapt_bounded(struct kunit *test)
 		KUNIT_ASSERT_LE(test, bits - was, 8);
 		was = bits;
 	}
+}
+
+/*
+ * Faults far apart (a prime stride of pages, wrapping) in a mapping
+ * smaller than a page table map at least 32KiB each, however the rules
+ * step; the same faults in a mapping of a page table go down to one page.
+ */
+static void adapt_small_mapping(struct kunit *test)
+{
+	unsigned long small = PTRS_PER_PTE / 2, stride = 37, p, i;
+	unsigned int max = fa_adapt_max_order(), o, least = UINT_MAX;
+	/* 32KiB in pages, within the largest window: at least a page. */
+	unsigned long want = clamp(SZ_32K >> PAGE_SHIFT, 1UL, 1UL << max);
+	struct fa_model m;
+
+	if ((unsigned long)PTRS_PER_PTE < 2 * stride)
+		kunit_skip(test, "%lu PTEs: no room for far faults",
+			   (unsigned long)PTRS_PER_PTE);
+	fa_model_init(test, &m, small);
+	for (i = 0, p = 0; i < 32; i++, p = (p + stride) % small) {
+		o = fa_adapt_step(m.s, m.base + p, false, max);
+		KUNIT_EXPECT_GE(test, 1UL << o, want);
+	}
+	fa_model_init(test, &m, PTRS_PER_PTE);
+	for (i = 0, p = 0; i < 32; i++, p = (p + 2 * stride) % PTRS_PER_PTE) {
+		o = fa_adapt_step(m.s, m.base + p, false, max);
+		least = min(least, o);
+	}
+	KUNIT_EXPECT_EQ(test, least, 0);
 }
 
 static struct kunit_case faultaround_cases[] = {
@@ -785,6 +814,7 @@ static struct kunit_case faultaround_cases[] = {
 	KUNIT_CASE(adapt_random_dense),
 	KUNIT_CASE(adapt_cold_readahead),
 	KUNIT_CASE(adapt_bounded),
+	KUNIT_CASE(adapt_small_mapping),
 	{}
 };
 
