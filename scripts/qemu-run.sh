@@ -36,12 +36,15 @@ boot() {	# boot <accel> <timeout> <console log> <result log> [args...]
 			-device virtconsole,chardev=result)
 		set -- console=ttyAMA0 fa.result=hvc0 "$@" ;;
 	powerpc)
-		# pseries: two hypervisor consoles, hvc0 and hvc1.
+		# pseries: the console on the hypervisor's (hvc0), the results
+		# on virtio's (hvc1): a second spapr-vty wrote about 2 bytes a
+		# second under TCG, hours for a bench boot's results.
 		machine=(qemu-system-ppc64 -M pseries -cpu power9 -m "${QEMU_MEM:-1G}"
 			-chardev file,id=console,path="$console"
 			-device spapr-vty,chardev=console
+			-device virtio-serial-pci
 			-chardev file,id=result,path="$result"
-			-device spapr-vty,chardev=result)
+			-device virtconsole,chardev=result)
 		set -- console=hvc0 fa.result=hvc1 "$@" ;;
 	*)
 		machine=(qemu-system-x86_64 -cpu max -m "${QEMU_MEM:-1G}"
