@@ -109,8 +109,9 @@ EXPORT_SYMBOL_IF_KUNIT(fa_adapt_max_order);
  * fa_adapt_min_order - the least order a mapping's faults use
  * @pages: the mapping's size, in pages
  *
- * 32KiB (FA_ADAPT_SMALL_MIN) for a mapping smaller than a page table, 0
- * for a larger one.  Program start-up maps small files, and its faults
+ * The order of FA_ADAPT_SMALL_MIN (32KiB) in pages for a mapping smaller
+ * than a page table; 0 for a page table or more, or with pages of 32KiB
+ * or more.  Program start-up maps small files, and its faults
  * land far from each other, as a sparse reader's do, yet it was best at
  * order 3 in make bench (exec): stepping down cost it 7% there.  What a
  * window wastes in a small mapping is bounded by the mapping; a sparse
@@ -206,12 +207,14 @@ static bool fa_adapt_region_seen(struct fa_adapt_state *s, unsigned long page)
  * faults of one mapping may race on @s; each field stays valid, and the
  * worst outcome is a step lost.
  *
- * Return: the order for this fault, at most fa_adapt_max_order().
+ * Return: the order of this fault's window: the new order, raised to
+ * @s->min_order (within @ra_order once a major fault was seen), at most
+ * fa_adapt_max_order().
  */
 unsigned int fa_adapt_step(struct fa_adapt_state *s, unsigned long page,
 			   bool major, unsigned int ra_order)
 {
-	unsigned int bs = fa_adapt_block_shift(), order = READ_ONCE(s->order);
+	unsigned int bs = fa_adapt_block_shift(), order = READ_ONCE(s->order), win;
 	unsigned long last = READ_ONCE(s->last), first, end, b;
 	unsigned int hi = fa_adapt_max_order();
 	bool near;
@@ -262,14 +265,17 @@ unsigned int fa_adapt_step(struct fa_adapt_state *s, unsigned long page,
 	order = min(order, hi);
 	WRITE_ONCE(s->order, order);
 	WRITE_ONCE(s->last, page + 1);
-	first = page >> order << order;
-	for (b = first >> bs; b <= (first + (1UL << order) - 1) >> bs; b++)
-		fa_adapt_mark(s, b);
 	/*
-	 * The floor applies to the window, not to the state: the rules see
-	 * the mapping's own faults (marked above), as they would without it.
+	 * The floor raises the window, not the state, so a small mapping
+	 * read sparsely still steps down.  Mark what is mapped: a reader in
+	 * order faults next just after the raised window, and must find
+	 * its block marked where blocks are smaller than the window.
 	 */
-	return max(order, min(s->min_order, hi));
+	win = max(order, min(s->min_order, hi));
+	first = page >> win << win;
+	for (b = first >> bs; b <= (first + (1UL << win) - 1) >> bs; b++)
+		fa_adapt_mark(s, b);
+	return win;
 }
 EXPORT_SYMBOL_IF_KUNIT(fa_adapt_step);
 
@@ -399,7 +405,7 @@ unsigned int fa_adapt_order(struct vm_area_struct *vma, unsigned long address,
 	 */
 	if (current->mm != vma->vm_mm) {
 		a = fa_adapt_find(vma);
-		return a ? READ_ONCE(a->s.order) : order;
+		return a ? max(READ_ONCE(a->s.order), a->s.min_order) : order;
 	}
 	a = fa_adapt_get(vma);
 	if (!a)

@@ -767,32 +767,56 @@ static void adapt_bounded(struct kunit *test)
 }
 
 /*
- * Faults far apart (a prime stride of pages, wrapping) in a mapping
- * smaller than a page table map at least 32KiB each, however the rules
- * step; the same faults in a mapping of a page table go down to one page.
+ * Faults far apart (an odd stride of more than two blocks) in a mapping
+ * smaller than a page table map exactly 32KiB (a page, with pages of
+ * 32KiB or more), while the state steps down to 0: the floor is on the
+ * window.  A retried fault keeps it; a cold mapping's readahead cap
+ * wins over it.  The same faults in a mapping of a page table map down
+ * to one page.
  */
-static void adapt_small_mapping(struct kunit *test)
+static void adapt_small_far(struct kunit *test)
 {
-	unsigned long small = PTRS_PER_PTE / 2, stride = 37, p, i;
+	unsigned long small = PTRS_PER_PTE / 2, p = 0, i, page = 0;
+	unsigned long stride = (3UL << fa_adapt_block_shift()) | 1;
 	unsigned int max = fa_adapt_max_order(), o, least = UINT_MAX;
+	unsigned int least_s = UINT_MAX;
 	/* 32KiB in pages, within the largest window: at least a page. */
 	unsigned long want = clamp(SZ_32K >> PAGE_SHIFT, 1UL, 1UL << max);
 	struct fa_model m;
 
-	if ((unsigned long)PTRS_PER_PTE < 2 * stride)
+	if (small < 8 * stride)
 		kunit_skip(test, "%lu PTEs: no room for far faults",
 			   (unsigned long)PTRS_PER_PTE);
 	fa_model_init(test, &m, small);
-	for (i = 0, p = 0; i < 32; i++, p = (p + stride) % small) {
-		o = fa_adapt_step(m.s, m.base + p, false, max);
-		KUNIT_EXPECT_GE(test, 1UL << o, want);
-	}
-	fa_model_init(test, &m, PTRS_PER_PTE);
-	for (i = 0, p = 0; i < 32; i++, p = (p + 2 * stride) % PTRS_PER_PTE) {
-		o = fa_adapt_step(m.s, m.base + p, false, max);
+	for (i = 0; i < small / stride; i++, p += stride) {
+		page = m.base + p;
+		o = fa_adapt_step(m.s, page, false, max);
 		least = min(least, o);
+		least_s = min(least_s, m.s->order);
 	}
+	KUNIT_EXPECT_EQ(test, 1UL << least, want);
+	KUNIT_EXPECT_EQ(test, least_s, 0);
+	KUNIT_EXPECT_EQ(test, 1UL << fa_adapt_step(m.s, page, false, max), want);
+	KUNIT_EXPECT_EQ(test, fa_adapt_step(m.s, page + 2 * stride, true, 0), 0);
+
+	fa_model_init(test, &m, PTRS_PER_PTE);
+	least = UINT_MAX;
+	for (i = 0, p = 0; i < small / stride; i++, p += 2 * stride)
+		least = min(least, fa_adapt_step(m.s, m.base + p, false, max));
 	KUNIT_EXPECT_EQ(test, least, 0);
+}
+
+/* Read in order, a mapping smaller than a page table still climbs to the top. */
+static void adapt_small_sequential(struct kunit *test)
+{
+	unsigned long small = PTRS_PER_PTE / 2, p;
+	struct fa_model m;
+
+	fa_model_init(test, &m, small);
+	for (p = 0; p < small; p++)
+		fa_model_touch(&m, p, false);
+	KUNIT_EXPECT_EQ(test, m.pages, small);
+	KUNIT_EXPECT_EQ(test, m.max_seen, fa_adapt_max_order());
 }
 
 static struct kunit_case faultaround_cases[] = {
@@ -814,7 +838,8 @@ static struct kunit_case faultaround_cases[] = {
 	KUNIT_CASE(adapt_random_dense),
 	KUNIT_CASE(adapt_cold_readahead),
 	KUNIT_CASE(adapt_bounded),
-	KUNIT_CASE(adapt_small_mapping),
+	KUNIT_CASE(adapt_small_far),
+	KUNIT_CASE(adapt_small_sequential),
 	{}
 };
 
