@@ -194,6 +194,16 @@ static bool fa_adapt_region_seen(struct fa_adapt_state *s, unsigned long page)
 	       first + (1UL << span);
 }
 
+/*
+ * The order a fault maps at, from the state's @order (at most @hi): the
+ * floor of a small mapping raises the window, never the state.
+ */
+static unsigned int fa_adapt_window(const struct fa_adapt_state *s,
+				    unsigned int order, unsigned int hi)
+{
+	return max(order, min(s->min_order, hi));
+}
+
 /**
  * fa_adapt_step - the order for one fault, and what it teaches
  * @s: the mapping's state
@@ -235,7 +245,7 @@ unsigned int fa_adapt_step(struct fa_adapt_state *s, unsigned long page,
 		 * The same page again: the retry of a fault that waited for
 		 * I/O (VM_FAULT_RETRY), or a page unmapped since.  No step.
 		 */
-		return min(max(order, s->min_order), hi);
+		return fa_adapt_window(s, min(order, hi), hi);
 	} else if ((last - 1) >> order == page >> order) {
 		/* The last fault's window left this page unmapped. */
 		s->unfilled++;
@@ -266,12 +276,11 @@ unsigned int fa_adapt_step(struct fa_adapt_state *s, unsigned long page,
 	WRITE_ONCE(s->order, order);
 	WRITE_ONCE(s->last, page + 1);
 	/*
-	 * The floor raises the window, not the state, so a small mapping
-	 * read sparsely still steps down.  Mark what is mapped: a reader in
-	 * order faults next just after the raised window, and must find
-	 * its block marked where blocks are smaller than the window.
+	 * Mark what is mapped: a reader in order faults next just after the
+	 * raised window, and must find its block marked where blocks are
+	 * smaller than the window.
 	 */
-	win = max(order, min(s->min_order, hi));
+	win = fa_adapt_window(s, order, hi);
 	first = page >> win << win;
 	for (b = first >> bs; b <= (first + (1UL << win) - 1) >> bs; b++)
 		fa_adapt_mark(s, b);
@@ -405,7 +414,8 @@ unsigned int fa_adapt_order(struct vm_area_struct *vma, unsigned long address,
 	 */
 	if (current->mm != vma->vm_mm) {
 		a = fa_adapt_find(vma);
-		return a ? max(READ_ONCE(a->s.order), a->s.min_order) : order;
+		return a ? fa_adapt_window(&a->s, READ_ONCE(a->s.order),
+					   fa_adapt_max_order()) : order;
 	}
 	a = fa_adapt_get(vma);
 	if (!a)
