@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Usage: deps.sh [<Debian architecture> | perf]
 # Install the Debian packages the lab needs; apt-get runs only if one is
-# absent.  "deps.sh arm64" or "deps.sh ppc64el" (a foreign boot lab
+# absent.  "deps.sh <arch>" (arm64, ppc64el or armhf: a foreign boot lab
 # guest, from initramfs.sh) also fetches Debian's busybox-static for that
 # architecture: the first time, that adds it as a foreign architecture to
 # dpkg (dpkg --add-architecture).  "deps.sh perf" (make bench NATIVE=1,
@@ -14,7 +14,7 @@ pkgs=(
 	bc bison flex e2fsprogs libelf-dev libssl-dev dwarves kmod cpio xz-utils rsync
 	python3 python3-ply python3-git git ccache sparse coccinelle ocaml-nox
 	gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu gcc-powerpc64le-linux-gnu
-	libc6-dev-arm64-cross libc6-dev-ppc64el-cross
+	libc6-dev-arm64-cross libc6-dev-ppc64el-cross libc6-dev-armhf-cross
 	qemu-system-x86 qemu-system-arm qemu-system-ppc busybox-static git-email libmailtools-perl python3-scipy gnuplot-nox
 )
 

@@ -4,10 +4,10 @@
 # Build a boot lab kernel in build/out/qemu-<variant>: allnoconfig +
 # Kconfig.snippets fragments; print the path of its image.  The named
 # variants are x86_64 (bzImage and modules); a <guest> of lib.sh's
-# GUESTS (arm64-64k, arm64-4k, ppc64le-64k, ppc64le-4k) is the normal
+# GUESTS (arm64-64k, arm64-4k, ppc64le-64k, ppc64le-4k, arm) is the normal
 # config for that guest, without modules: arm64-64k is make test's
 # 64KiB-page guest (the kselftest and the built-in KUnit suite), and all
-# of them run make bench ARCH=arm64|powerpc.
+# of them run make bench ARCH=arm64|powerpc|arm.
 # "release" is the normal config without KUnit, "base" the same on the
 # unpatched base: the pair that make bench AB=1 compares.  The -kunit-m
 # pair has CONFIG_KUNIT=m (make bench AB=1 KUNIT=m): the fault path must
@@ -65,6 +65,8 @@ release-kunit-m) expected=FAULT_AROUND_KUNIT_TEST ;;
 base-kunit-m) expected=FAULT_AROUND ;;
 *)	expected='^$' ;;
 esac
+# qemu.config's CONFIG_64BIT does not exist on 32-bit ARM.
+[ "$arch" != arm ] || expected="$expected|CONFIG_64BIT"
 missing=$(grep "Value requested for" "$out/merge.log" | grep -Ev "$expected" || true)
 [ -z "$missing" ] || die "$variant config: requested options are missing:
 $missing"

@@ -25,6 +25,7 @@ arm64-4k     arm64    aarch64-linux-gnu-      arch/arm64/boot/Image  arm64
 arm64-64k    arm64    aarch64-linux-gnu-      arch/arm64/boot/Image  arm64
 ppc64le-4k   powerpc  powerpc64le-linux-gnu-  vmlinux                ppc64el
 ppc64le-64k  powerpc  powerpc64le-linux-gnu-  vmlinux                ppc64el
+arm          arm      arm-linux-gnueabihf-    arch/arm/boot/zImage   armhf
 "
 # guest_field <guest> <1-4>: its ARCH, CROSS_COMPILE, image or Debian
 # architecture.
@@ -60,7 +61,7 @@ arm64-16k    16384  2048
 arm64-64k    65536  8192
 ppc64-radix  65536  32
 ppc64le-4k   4096   512
-ppc64le-64k  65536  32
+ppc64le-64k  65536  256
 arm          4096   512
 "
 geometry() { awk -v n="$1" '$1 == n { print $2, $3; f = 1 } END { exit !f }' <<< "$GEOMETRIES"; }
@@ -86,7 +87,7 @@ bench_ext4_image() {
 # qemu_accel <arch> <qemu opts> <probe...>: kvm or tcg for a qemu-run.sh
 # guest of kernel ARCH <arch> booted with <qemu opts> (QEMU_OPTS).
 # Decides only: <probe...> says whether KVM works here, and runs only
-# when the answer depends on it, so an arm64, powerpc or -icount boot
+# when the answer depends on it, so an arm, arm64, powerpc or -icount boot
 # neither boots a probe nor reads or writes the probe's cache.
 qemu_accel() {
 	local guest=$1 opts=$2 acc w words
@@ -94,7 +95,7 @@ qemu_accel() {
 	case $guest in
 	x86_64) ;;
 	# The host is x86_64: its KVM runs x86_64 guests only.
-	arm64|powerpc) echo tcg; return ;;
+	arm|arm64|powerpc) echo tcg; return ;;
 	*) die "qemu_accel: unknown guest arch '$guest'" ;;
 	esac
 	# QEMU refuses -icount with KVM.  QEMU_OPTS reaches QEMU word-split,

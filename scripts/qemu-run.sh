@@ -35,14 +35,23 @@ boot() {	# boot <accel> <timeout> <console log> <result log> [args...]
 			-chardev file,id=result,path="$result"
 			-device virtconsole,chardev=result)
 		set -- console=ttyAMA0 fa.result=hvc0 "$@" ;;
+	arm)
+		# 32-bit ARM with LPAE: cortex-a15 has it.
+		machine=(qemu-system-arm -M virt -cpu cortex-a15 -m "${QEMU_MEM:-1G}"
+			-serial file:"$console" -device virtio-serial-device
+			-chardev file,id=result,path="$result"
+			-device virtconsole,chardev=result)
+		set -- console=ttyAMA0 fa.result=hvc0 "$@" ;;
 	powerpc)
-		# pseries: the console on the hypervisor's (hvc0), the results
-		# on virtio's (hvc1): a second spapr-vty wrote about 2 bytes a
-		# second under TCG, hours for a bench boot's results.
+		# pseries: the console and the results on virtio consoles
+		# (hvc0, hvc1).  A tty on the hypervisor's console (spapr-vty)
+		# stalled for seconds per line under -icount, and the bench
+		# waited on it.  The cost: kernel messages from before virtio
+		# probes are not on the console.
 		machine=(qemu-system-ppc64 -M pseries -cpu power9 -m "${QEMU_MEM:-1G}"
-			-chardev file,id=console,path="$console"
-			-device spapr-vty,chardev=console
 			-device virtio-serial-pci
+			-chardev file,id=console,path="$console"
+			-device virtconsole,chardev=console
 			-chardev file,id=result,path="$result"
 			-device virtconsole,chardev=result)
 		set -- console=hvc0 fa.result=hvc1 "$@" ;;

@@ -47,6 +47,7 @@ arm64, probe kvm                 | arm64  |                                 | - 
 arm64, -icount                   | arm64  | -icount shift=0,sleep=off       | -     | kvm        | tcg   | 0 | -
 arm64, cached kvm                | arm64  |                                 | kvm   | kvm        | tcg   | 0 | =
 powerpc, probe kvm               | powerpc|                                 | -     | kvm        | tcg   | 0 | -
+arm, probe kvm                   | arm    |                                 | -     | kvm        | tcg   | 0 | -
 cached kvm                       | x86_64 |                                 | kvm   | tcg        | kvm   | 0 | =
 cached tcg                       | x86_64 |                                 | tcg   | kvm        | tcg   | 0 | =
 plain, probe kvm                 | x86_64 |                                 | -     | kvm        | kvm   | 1 | kvm
