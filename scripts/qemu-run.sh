@@ -47,9 +47,11 @@ boot() {	# boot <accel> <timeout> <console log> <result log> [args...]
 		# (hvc0, hvc1).  A tty on the hypervisor's console (spapr-vty)
 		# stalled for seconds per line under -icount, and the bench
 		# waited on it.  The cost: kernel messages from before virtio
-		# probes are not on the console.
+		# probes are not on the console.  ioeventfd=off: the guest
+		# spins until QEMU takes its output, so QEMU takes it at the
+		# kick, not later in its main loop (a boot hung there once).
 		machine=(qemu-system-ppc64 -M pseries -cpu power9 -m "${QEMU_MEM:-1G}"
-			-device virtio-serial-pci
+			-device virtio-serial-pci,ioeventfd=off
 			-chardev file,id=console,path="$console"
 			-device virtconsole,chardev=console
 			-chardev file,id=result,path="$result"
