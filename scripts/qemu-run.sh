@@ -27,18 +27,16 @@ boot() {	# boot <accel> <timeout> <console log> <result log> [args...]
 	shift 4
 	: > "$console"; : > "$result"
 	case $arch in
-	arm64)
-		# The kselftest's file is two page tables: 1GiB with 64KiB
-		# pages, and it wants twice that free.
-		machine=(qemu-system-aarch64 -M virt -cpu cortex-a57 -m "${QEMU_MEM:-3G}"
-			-serial file:"$console" -device virtio-serial-device
-			-chardev file,id=result,path="$result"
-			-device virtconsole,chardev=result)
-		set -- console=ttyAMA0 fa.result=hvc0 "$@" ;;
-	arm)
-		# 32-bit ARM with LPAE: cortex-a15 has it.
-		machine=(qemu-system-arm -M virt -cpu cortex-a15 -m "${QEMU_MEM:-1G}"
-			-serial file:"$console" -device virtio-serial-device
+	arm64|arm)
+		# QEMU's virt machine.  arm64: the kselftest's file is two page
+		# tables, 1GiB with 64KiB pages, and it wants twice that free.
+		# arm: cortex-a15 has LPAE.
+		if [ "$arch" = arm64 ]; then
+			machine=(qemu-system-aarch64 -cpu cortex-a57 -m "${QEMU_MEM:-3G}")
+		else
+			machine=(qemu-system-arm -cpu cortex-a15 -m "${QEMU_MEM:-1G}")
+		fi
+		machine+=(-M virt -serial file:"$console" -device virtio-serial-device
 			-chardev file,id=result,path="$result"
 			-device virtconsole,chardev=result)
 		set -- console=ttyAMA0 fa.result=hvc0 "$@" ;;
