@@ -31,7 +31,7 @@ boot() {	# boot <accel> <timeout> <console log> <result log> [args...]
 		# QEMU's virt machine.  arm64: the kselftest's file is two page
 		# tables, 1GiB with 64KiB pages, and it wants twice that free.
 		# arm: cortex-a15 has LPAE; one CPU, because with two, 2 of 4
-		# boots under -icount hung at the switch to the arch timer.
+		# boots under -icount hung before the clocksource switch.
 		if [ "$arch" = arm64 ]; then
 			machine=(qemu-system-aarch64 -cpu cortex-a57 -m "${QEMU_MEM:-3G}")
 		else
