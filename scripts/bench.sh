@@ -33,8 +33,9 @@
 #        (each repetition's shuffled orders get one adaptive run) and the
 #        mixed workload, into build/bench-adaptive/ (x86_64 only)
 #   ARCH=arm64|powerpc|arm runs the sweep on that architecture's guests
-#        (lib.sh's GUESTS: 4KiB and 64KiB pages; arm: 4KiB), one after the other,
-#        each into build/bench-<guest>/, with a 60 MiB file as x86_64's;
+#        (lib.sh's GUESTS: 4KiB and 64KiB pages; arm: 4KiB only), one
+#        after the other, each into build/bench-<guest>/, with a 60 MiB
+#        file as x86_64's;
 #        GUEST=<guest> picks one (make bench GUEST=arm64-64k)
 . "$(dirname "$0")/lib.sh"
 

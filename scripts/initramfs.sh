@@ -35,8 +35,8 @@ done
 # The series' kselftest, from the patched tree (the harness is the tree's
 # too; it has an unused parameter, hence -Wno-unused-parameter, and on
 # 32-bit its ASSERT_*() of pointers cast them to intmax_t, hence
-# -Wno-pointer-to-int-cast).  Without
-# it, init reports a FAIL for it; the other modes do not need it.
+# -Wno-pointer-to-int-cast).  Without it, init reports a FAIL for it; the
+# other modes do not need it.
 kselftest=$TREE/tools/testing/selftests/mm/fault_around.c
 rm -f "$out/fault_around"
 if [ -f "$kselftest" ]; then
