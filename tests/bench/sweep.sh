@@ -105,14 +105,18 @@ if [ $knob = none ]; then
 	[ "$current" = -1 ] && what="cannot be read either" || what="reads order $current"
 	echo "sweep: the fault-around knob cannot be written here (debugfs locked down or not mounted, or not root) and $what: measuring the current setting only" >&2
 	orders=$current
-elif [ "$orders" = all ]; then
-	# Every order the kernel takes: it refuses more than a page table,
-	# and that is the page table's size for sparse and the alignment.
-	orders=0
-	while set_order $(( ${orders##* } + 1 )); do
-		orders="$orders $(( ${orders##* } + 1 ))"
-	done
-	pt_ptes=$((1 << ${orders##* })) ptes="-P $((1 << ${orders##* }))"
+else
+	# The kernel refuses an order above a page table: the largest it
+	# takes is the page table's size for sparse and the alignment, also
+	# when ORDERS names a few (a guess from the page size is wrong on
+	# pseries, 256 or 32 PTEs with 64KiB pages).  orders=all: all of them.
+	max=0
+	while set_order $((max + 1)); do max=$((max + 1)); done
+	pt_ptes=$((1 << max)) ptes="-P $((1 << max))"
+	if [ "$orders" = all ]; then
+		orders=0
+		while [ "${orders##* }" -lt "$max" ]; do orders="$orders $(( ${orders##* } + 1 ))"; done
+	fi
 fi
 
 # On any exit: the order as it was, no module, no holder, no file.
