@@ -21,6 +21,13 @@
 #        AB_PATCHES=M-N instead compares upstream patches 1..N with
 #        1..M-1 (kernel.sh release-pN, release-p<M-1>), into
 #        build/bench-ab-pM-N/: what patches M to N cost on their own
+#   AA=1 boots the same kernel (the normal lab one) as both sides of an
+#        A/B, labels A and B, boots alternating, into build/bench-aa/:
+#        the report's header gives each verdict type's false-positive
+#        rate (a true null throughout).  Its defaults are ORDERS="0 2 4 6"
+#        REPS=5 BOOTS=3 (per side): several orders, so that the order
+#        verdicts (best, recommended, the marks against order 0) can be
+#        compared between A and B too; about 2,400 runs, under 30 min
 #   NATIVE=1 runs the sweep on the running kernel instead, as root, into
 #        build/bench-native/: every order if its knob can be written,
 #        else the current setting only (the report says which); each run
@@ -57,12 +64,12 @@ variant=normal
 POLICY=${POLICY:-off}
 case $POLICY in
 off) ;;
-adaptive) [ "${AB:-0}${NATIVE:-0}" = 00 ] || die "POLICY=adaptive: not with AB=1 or NATIVE=1" ;;
+adaptive) [ "${AB:-0}${AA:-0}${NATIVE:-0}" = 000 ] || die "POLICY=adaptive: not with AB=1, AA=1 or NATIVE=1" ;;
 *) die "POLICY must be off or adaptive, not '$POLICY'" ;;
 esac
 if [ "$GUEST" != x86_64 ]; then
-	[ "${QUICK:-0}${AB:-0}${NATIVE:-0}" = 000 ] && [ "$POLICY" = off ] ||
-		die "QUICK=1, AB=1, NATIVE=1 and POLICY= are x86_64's: not with GUEST=$GUEST"
+	[ "${QUICK:-0}${AB:-0}${AA:-0}${NATIVE:-0}" = 0000 ] && [ "$POLICY" = off ] ||
+		die "QUICK=1, AB=1, AA=1, NATIVE=1 and POLICY= are x86_64's: not with GUEST=$GUEST"
 	variant=$GUEST MIB=${MIB:-60} MODCOST=0	# the module is x86_64's
 fi
 
@@ -76,6 +83,11 @@ if [ "${QUICK:-0}" = 1 ]; then
 	out=$BUILD/bench-quick
 elif [ "${NATIVE:-0}" = 1 ]; then
 	out=$BUILD/bench-native BOOTS=1
+elif [ "${AA:-0}" = 1 ]; then
+	[ "${AB:-0}" != 1 ] || die "AA=1 and AB=1: one or the other"
+	out=$BUILD/bench-aa
+	# Orders besides the default: the order verdicts get an A/A too.
+	ORDERS=${ORDERS:-0 2 4 6} REPS=${REPS:-5}
 elif [ "${AB:-0}" = 1 ]; then
 	out=$BUILD/bench-ab	# not over make bench's own results
 	[ "${KUNIT:-n}" != m ] || out=$BUILD/bench-ab-kunit-m
@@ -115,7 +127,7 @@ case $CLOCK in
 icount)	export QEMU_OPTS="-icount shift=0,sleep=off"
 	clock_note="QEMU -icount: the figure counts guest instructions (1 per virtual ns), not time" ;;
 wall)	export QEMU_OPTS=""
-	clock_note="wall clock under QEMU TCG: host load adds noise, and TCG is not hardware time" ;;
+	clock_note="wall clock under QEMU: host load adds noise; the accelerator (KVM or TCG) is chosen at boot and named in the report" ;;
 native)	clock_note="native: CLOCK_MONOTONIC on the running kernel ($(uname -r))" ;;
 *)	die "CLOCK must be icount or wall" ;;
 esac
@@ -256,21 +268,27 @@ native() {
 }
 
 bench_start=$SECONDS
-if [ "${AB:-0}" = 1 ]; then
+aa=()
+if [ "${AB:-0}" = 1 ] || [ "${AA:-0}" = 1 ]; then
 	# Both with the same KUnit setting: off, or =m with KUNIT=m.  The
 	# boots alternate, so that drift cannot favour one kernel.
 	suffix=
 	[ "${KUNIT:-n}" != m ] || suffix=-kunit-m
 	ab_new=${ab_new:-release$suffix} ab_old=${ab_old:-base$suffix}
-	patched= base=
+	names=("$ab_new" "$ab_old") labels=(patched base)
+	if [ "${AA:-0}" = 1 ]; then	# one kernel, both sides
+		ab_new=$variant ab_old=$variant aa=(--aa)
+		names=("$variant-A" "$variant-B") labels=(A B)
+	fi
+	new= old=
 	for boot in $(seq "$BOOTS"); do
-		sweep "$ab_new" "$ab_new-b$boot" $((2 * boot - 2)) $((2 * BOOTS))
-		sweep "$ab_old" "$ab_old-b$boot" $((2 * boot - 1)) $((2 * BOOTS))
-		patched=$patched${patched:+,}$out/runs-$ab_new-b$boot.csv
-		base=$base${base:+,}$out/runs-$ab_old-b$boot.csv
+		sweep "$ab_new" "${names[0]}-b$boot" $((2 * boot - 2)) $((2 * BOOTS))
+		sweep "$ab_old" "${names[1]}-b$boot" $((2 * boot - 1)) $((2 * BOOTS))
+		new=$new${new:+,}$out/runs-${names[0]}-b$boot.csv
+		old=$old${old:+,}$out/runs-${names[1]}-b$boot.csv
 	done
-	sets=("patched=$patched" "base=$base")
-	variants="$ab_new (patched), $ab_old (base), $BOOTS boots each"
+	sets=("${labels[0]}=$new" "${labels[1]}=$old")
+	variants="$ab_new (${labels[0]}), $ab_old (${labels[1]}), $BOOTS boots each"
 elif [ "${NATIVE:-0}" = 1 ]; then
 	native
 	sets=("patched=$out/runs-native.csv")
@@ -293,7 +311,7 @@ python3 "$TOP/scripts/bench-report.py" --out "$out" \
 	--meta "qemu=$accel ${QEMU_OPTS:-}" \
 	--meta "clock=$CLOCK" --meta "default_order=$default_order" \
 	--meta "commit=$commit" --meta "sweep=$sizes" ${knob:+--meta "knob=$knob"} \
-	${perf_meta:+--meta "perf=$perf_meta"} "${sets[@]}" |
+	${perf_meta:+--meta "perf=$perf_meta"} "${aa[@]}" "${sets[@]}" |
 	tee "$out/report.txt"
 echo "raw runs and plots: $out/results.csv $out/results.json $out/*.png" >&2
 [ "${QUICK:-0}" != 1 ] || python3 "$TOP/scripts/bench-shape.py" "$out/results.csv"
