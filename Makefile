@@ -9,10 +9,10 @@ S := scripts
 # KUnit and the boot lab.
 CHECKS := checkpatch sparse coccicheck bisect cross fastpath module-check
 BOOT := boot-normal boot-debug boot-arm64-64k
-TESTS := accel-test kunit $(CHECKS) upstream $(BOOT) bench-quick
+TESTS := accel-test bench-stats kunit $(CHECKS) upstream $(BOOT) bench-quick
 
 .PHONY: help deps tree series send upstream kunit check test kernel \
-	module boot-test bench bench-quick accel-test clean $(CHECKS) $(BOOT)
+	module boot-test bench bench-quick accel-test bench-stats clean $(CHECKS) $(BOOT)
 .NOTPARALLEL:
 
 help:
@@ -70,6 +70,11 @@ module-check: tree
 # probe: seconds, and neither the tree nor QEMU.
 accel-test:
 	@tests/lab/qemu-accel-test.sh
+
+# The bench's statistics (scripts/benchstats.py, bench-report.py) on
+# synthetic data: seconds, no QEMU, no tree.
+bench-stats: deps
+	@tests/bench/bench-stats.sh
 
 boot-test: $(BOOT)
 

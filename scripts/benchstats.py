@@ -1,0 +1,295 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The bench's one estimator: boots as the replicate (bench v3).
+
+Imported by bench-report.py (every ratio, interval and mark of make
+bench's report) and by the PRESSURE=1 report; tests in
+tests/bench/test_benchstats.py.
+
+Why boots: a boot adds its own offset to every run in it, and each order
+its own boot x order term, so runs within one boot are not independent
+replicates of an order's figure.  Every boot runs every order (shuffled),
+so a boot's offset cancels in a within-boot ratio, and what remains (the
+boot x order term plus the runs' noise in a boot's median) is independent
+from boot to boot.  Each boot is summarised by one value per cell (the
+median of its runs, or a count); the inference is a t-test on the logs of
+those values, with B - 1 degrees of freedom for B boots.
+
+The API (all ratios new / ref, on per-boot values > 0):
+
+  paired_ratio(new, ref, conf)  one kernel, cells that ran in the same
+        boots: d_b = log new_b - log ref_b; estimate exp(mean d), interval
+        exp(mean d +- t(1-(1-conf)/2, B-1) * sd(d)/sqrt(B)), p two-sided
+        from the same t.  new and ref may be 2-D (boots x k): each boot's
+        logs are averaged over k first (a geometric mean over thread
+        counts), then the same t.
+  welch_ratio(a, b, conf)  two kernels whose boots differ (an A/B, an
+        A/A): Welch's t on the boots' logs, the interval from the same t
+        with the Welch-Satterthwaite degrees of freedom.
+  level(values, conf)  one cell's level: the geometric mean of its boots'
+        values with its t interval (no test).
+  tost(r, margin, alpha)  equivalence within 1 +- margin from the same
+        t as r: the (1 - 2 alpha) interval inside [1 - margin, 1 + margin].
+  holm(ps)  Holm's step-down adjustment (nan stays nan, not counted).
+  clopper_pearson(k, n, conf)  the exact binomial interval of k / n.
+  leave_one_out(n, fn)  fn(kept indices) once per boot left out.
+  pick_orders(per_order, margin, conf)  the best and recommended order.
+  stable_pick(per_order, margin, conf)  the same, with leave-one-boot-out
+        stability.
+
+Zero spread (exact counts, or a deterministic clock): when the d_b, or
+both kernels' logs, do not vary at all, there is no t.  As exact_p did
+before: equal means give p = 1, different ones p = 0, but only with at
+least 3 boots (a side), since fewer could agree by chance (p = nan then);
+the interval is the point [est, est].  Fewer than 2 boots: no interval
+and no p (nan), unless exact as above.
+"""
+import math
+from dataclasses import dataclass, replace
+
+import numpy as np
+from scipy import stats
+
+NAN = float("nan")
+EXACT_MIN = 3	# boots (a side) before an exact difference is sure
+TINY = 1e-12	# a spread of logs below this is none
+
+
+@dataclass(frozen=True)
+class Ratio:
+    """A ratio with its interval and test.  logest and se are on the log
+    scale; df the t's degrees of freedom (inf when exact, nan when there
+    is none); n the boots (paired) or (na, nb) (Welch)."""
+    est: float
+    lo: float
+    hi: float
+    p: float
+    conf: float
+    logest: float = NAN
+    se: float = NAN
+    df: float = NAN
+    n: object = 0
+    method: str = "none"
+
+    @property
+    def exact(self):
+        return self.method.endswith("exact")
+
+    def at(self, conf):
+        """The same estimate's interval at another confidence (same t)."""
+        if self.exact or not (self.se == self.se and self.df == self.df):
+            return replace(self, conf=conf)
+        h = float(stats.t.ppf(1 - (1 - conf) / 2, self.df)) * self.se
+        return replace(self, conf=conf, lo=math.exp(self.logest - h),
+                       hi=math.exp(self.logest + h))
+
+    def chg(self):
+        """%chg = (new - ref) / ref, in %."""
+        return (self.est - 1) * 100
+
+
+def none(conf, n=0, logest=NAN):
+    """No estimate, or one without an interval."""
+    est = math.exp(logest) if logest == logest else NAN
+    return Ratio(est, NAN, NAN, NAN, conf, logest, n=n)
+
+
+def _exact(logest, n, sure, conf, method):
+    p = 1.0 if abs(logest) < TINY else 0.0 if sure else NAN
+    est = math.exp(logest)
+    return Ratio(est, est, est, p, conf, logest, 0.0, math.inf, n,
+                 method + ", exact")
+
+
+def _t(logest, se, df, n, conf, method):
+    h = float(stats.t.ppf(1 - (1 - conf) / 2, df)) * se
+    p = float(2 * stats.t.sf(abs(logest) / se, df))
+    return Ratio(math.exp(logest), math.exp(logest - h), math.exp(logest + h),
+                 p, conf, logest, se, df, n, method)
+
+
+def _logs(x):
+    """Logs of per-boot values, each boot's averaged over a second axis
+    (a geometric mean); None if a value is not > 0."""
+    x = np.asarray(x, float)
+    if x.size == 0 or not np.all(x > 0):
+        return None
+    lx = np.log(x)
+    return lx.mean(axis=1) if lx.ndim == 2 else lx
+
+
+def logdiff_ratio(d, conf=0.95, method="paired t"):
+    """The one-sample t on per-boot log differences d (paired_ratio's)."""
+    d = np.asarray(d, float)
+    n = len(d)
+    if n == 0 or not np.all(np.isfinite(d)):
+        return none(conf, n)
+    m = float(d.mean())
+    if n == 1 or np.ptp(d) < TINY:
+        if np.ptp(d) < TINY and (n >= 2 or abs(m) < TINY):
+            return _exact(m, n, n >= EXACT_MIN, conf, method)
+        return none(conf, n, m)
+    se = float(d.std(ddof=1)) / math.sqrt(n)
+    return _t(m, se, n - 1, n, conf, method)
+
+
+def paired_ratio(new, ref, conf=0.95):
+    """new / ref where both ran in the same boots: new[b] and ref[b] are
+    boot b's values (medians of its runs, or counts), 1-D, or 2-D boots x
+    k for the geometric mean over k (thread counts).  Returns a Ratio."""
+    ln, lr = _logs(new), _logs(ref)
+    if ln is None or lr is None or len(ln) != len(lr):
+        return none(conf, len(np.asarray(new)))
+    return logdiff_ratio(ln - lr, conf)
+
+
+def level(values, conf=0.95):
+    """One cell: the geometric mean of its boots' values, its t interval
+    (p is nan: nothing is tested)."""
+    lv = _logs(values)
+    if lv is None:
+        return none(conf)
+    r = logdiff_ratio(lv, conf, "level t")
+    return replace(r, p=NAN)
+
+
+def welch_ratio(a, b, conf=0.95):
+    """a / b for two kernels whose boots differ: Welch's t on the logs of
+    the boots' values, its interval from the same t and the
+    Welch-Satterthwaite df.  Returns a Ratio."""
+    la, lb = _logs(a), _logs(b)
+    if la is None or lb is None:
+        return none(conf)
+    na, nb = len(la), len(lb)
+    if na < 1 or nb < 1:
+        return none(conf, (na, nb))
+    diff = float(la.mean() - lb.mean())
+    if na < 2 or nb < 2:
+        return none(conf, (na, nb), diff)
+    va, vb = la.var(ddof=1) / na, lb.var(ddof=1) / nb
+    if va + vb < TINY ** 2:
+        return _exact(diff, (na, nb), min(na, nb) >= EXACT_MIN, conf, "Welch t")
+    df = (va + vb) ** 2 / (va ** 2 / (na - 1) + vb ** 2 / (nb - 1))
+    return _t(diff, math.sqrt(va + vb), df, (na, nb), conf, "Welch t")
+
+
+@dataclass(frozen=True)
+class Tost:
+    """Two one-sided tests at alpha each against 1 +- margin: side is
+    "inside" (equivalent: the (1 - 2 alpha) interval lies in [1 - m,
+    1 + m]), "outside" (wholly beyond an edge: a change of at least m),
+    or None (neither: inconclusive); p the larger one-sided p of the
+    equivalence test."""
+    side: object
+    lo: float
+    hi: float
+    p: float
+    margin: float
+    alpha: float
+
+    @property
+    def equivalent(self):
+        return self.side == "inside"
+
+    def verdict(self):
+        return {"inside": f"equivalent within +-{self.margin:.0%}",
+                "outside": f"differs by more than {self.margin:.0%}",
+                None: "inconclusive"}[self.side]
+
+
+def tost(r, margin=0.01, alpha=0.05):
+    """Equivalence of a Ratio (from any of the above) to 1 within +-margin,
+    from its own t: the same estimate, se and df."""
+    lo_m, hi_m = math.log(1 - margin), math.log(1 + margin)
+    if r.exact:
+        # No spread: sure where the boots suffice (as r.p's rule).
+        lo = hi = r.est
+        p = (0.0 if lo_m < r.logest < hi_m else 1.0) if r.p == r.p else NAN
+    elif r.se == r.se and r.df == r.df:
+        w = r.at(1 - 2 * alpha)
+        lo, hi = w.lo, w.hi
+        p = max(float(stats.t.sf((r.logest - lo_m) / r.se, r.df)),
+                float(stats.t.sf((hi_m - r.logest) / r.se, r.df)))
+    else:
+        return Tost(None, NAN, NAN, NAN, margin, alpha)
+    if r.exact and r.p != r.p:
+        side = None
+    elif lo >= 1 - margin and hi <= 1 + margin:
+        side = "inside"
+    elif lo > 1 + margin or hi < 1 - margin:
+        side = "outside"
+    else:
+        side = None
+    return Tost(side, lo, hi, p, margin, alpha)
+
+
+def holm(ps):
+    """Holm's step-down adjusted p-values, in the order given; nan (no
+    test) stays nan and does not count in m.  (scipy has no Holm.)"""
+    ps = [float(p) for p in ps]
+    ok = sorted((i for i, p in enumerate(ps) if p == p), key=lambda i: ps[i])
+    out, run, m = [NAN] * len(ps), 0.0, len(ok)
+    for j, i in enumerate(ok):
+        run = max(run, min(1.0, (m - j) * ps[i]))
+        out[i] = run
+    return out
+
+
+def clopper_pearson(k, n, conf=0.95):
+    """The exact (Clopper-Pearson) interval of a rate k / n: (lo, hi)."""
+    if n <= 0:
+        return NAN, NAN
+    ci = stats.binomtest(int(k), int(n)).proportion_ci(conf, "exact")
+    return float(ci.low), float(ci.high)
+
+
+def leave_one_out(n, fn):
+    """[fn(kept) for each boot left out]: kept is an index array of the
+    other n - 1 boots, in order."""
+    idx = np.arange(n)
+    return [fn(idx[idx != i]) for i in range(n)]
+
+
+def pick_orders(per_order, margin=0.01, conf=0.95):
+    """per_order: {order: per-boot values, 1-D or boots x k}, the boots
+    the same for all (one kernel).  best = the smallest boot-level
+    geometric mean (over boots, and k); recommended = the smallest order
+    whose ratio to the best has its conf interval's top below 1 + margin:
+    shown to be at most margin worse (the best itself is, [1, 1]).  With
+    no interval (too few boots) no other order qualifies: the best.
+    Returns {"best", "recommended", "to_best": {order: Ratio}}."""
+    orders = sorted(per_order)
+    means = {}
+    for o in orders:
+        lv = _logs(per_order[o])
+        means[o] = float(lv.mean()) if lv is not None else math.inf
+    best = min(orders, key=lambda o: (means[o], o))
+    to_best = {o: paired_ratio(per_order[o], per_order[best], conf)
+               for o in orders}
+    near = [o for o in orders if o == best or to_best[o].hi < 1 + margin]
+    return {"best": best, "recommended": near[0], "to_best": to_best,
+            "near_best": near}
+
+
+def stable_pick(per_order, margin=0.01, conf=0.95):
+    """pick_orders() and its leave-one-boot-out stability: the pick is
+    recomputed without each boot in turn; a verdict is stable when every
+    recomputation gives the same order.  Adds "best_stable" and
+    "rec_stable" (None below 3 boots: with one boot left there is no
+    interval, so no test of stability) and "best_moves", "rec_moves": the
+    other orders the recomputations gave."""
+    res = pick_orders(per_order, margin, conf)
+    n = min(len(np.asarray(v)) for v in per_order.values())
+    res["boots"] = n
+    if n < 3:
+        res.update(best_stable=None, rec_stable=None, best_moves=[],
+                   rec_moves=[], loo=[])
+        return res
+    loo = leave_one_out(n, lambda kept: pick_orders(
+        {o: np.asarray(v, float)[kept] for o, v in per_order.items()},
+        margin, conf))
+    res["loo"] = [(x["best"], x["recommended"]) for x in loo]
+    for what, k in (("best", "best"), ("rec", "recommended")):
+        moves = sorted({x[k] for x in loo} - {res[k]})
+        res[f"{what}_moves"] = moves
+        res[f"{what}_stable"] = not moves
+    return res
