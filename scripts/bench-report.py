@@ -1,54 +1,73 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""Turn fault-around sweep runs into the report of make bench (bench v2).
+"""Turn fault-around sweep runs into the report of make bench (bench v3).
 
-usage: bench-report.py --out DIR [--meta KEY=VALUE]... LABEL=RUNS.csv[,RUNS.csv]...
+usage: bench-report.py --out DIR [--meta KEY=VALUE]... [--aa] LABEL=RUNS.csv[,RUNS.csv]...
 
 The first LABEL is the kernel under test ("patched"); a second one
 ("base") adds the A/B table.  Several CSVs for one label are its boots,
-numbered in the order given.  Runs of setup "sweep" make the order
-tables; those of setups mod-off, mod-idle and mod-256 (sweep.sh -k) the
-module-cost lines; those of setup "adaptive" (sweep.sh -a:
-mod_faultaround's adaptive policy, their order column the default order
-it starts from, not an order) a column "adaptive" after the largest
-order, and the Adaptive section that opens the summary.  --meta keys:
-kernel, base, config, qemu, clock (icount, wall or native; native if
-absent), sweep, default_order (4 if absent), commit, perf (why perf stat
-is not available, or a note on its counts); all are printed in the
-header.
+numbered in the order given.  --aa: the two labels are the same kernel
+(make bench AA=1, labels A and B): the header then gives the
+false-positive rate of every verdict type, a true null throughout.  Runs
+of setup "sweep" make the order tables; those of setups mod-off, mod-idle
+and mod-256 (sweep.sh -k) the module-cost lines; those of setup
+"adaptive" (sweep.sh -a: mod_faultaround's adaptive policy, their order
+column the default order it starts from, not an order) a column
+"adaptive" after the largest order, and the Adaptive section that opens
+the summary.  --meta keys: kernel, base, config, qemu (the accelerator
+qemu-run.sh used, kvm or tcg, then QEMU_OPTS), clock (icount, wall or
+native; native if absent), sweep, default_order (4 if absent), commit,
+perf (why perf stat is not available, or a note on its counts); all are
+printed in the header.
 
 The figure is the runs' ns column, named by the clock: guest
-instructions (icount), wall time under TCG (wall) or native time.  Each
-order's figure is the median over all runs of all boots; every ratio is
-a ratio of medians with a 95% percentile interval from a hierarchical
-bootstrap (boots, then runs within each boot; fixed seed).  Its p-value
-is not the bootstrap's: every boot runs every order (shuffled within
-each repetition), so an order (or a module setup) is tested against its
-baseline by a boot-stratified t-test on logs, the least-squares fit of
-log figure ~ boot + [order == new] over the runs of the two (the t of
-the new one's coefficient, on the residual degrees of freedom).  A mark: '*'
+instructions (icount), wall time under the accelerator of --meta qemu
+(wall) or native time.  The tables print each order's median over all
+runs of all boots (descriptive).  Every ratio, interval and mark comes
+from one estimator, scripts/benchstats.py, with the boot as the
+replicate: each boot is summarised by the median of its runs of a cell.
+One kernel's orders and setups ran interleaved in the same boots, so a
+comparison new/ref is paired by boot: d_b = log(new's median in boot b)
+- log(ref's), ratio exp(mean d), a t interval on B - 1 degrees of
+freedom and p from the same t (benchstats.paired_ratio); over several
+thread counts each boot's logs are averaged first (a geometric mean).
+Two kernels' boots differ (the A/B): Welch's t on the boots' median logs
+(benchstats.welch_ratio).  With one boot only, its repetitions take the
+boots' place (within-boot precision; the report says so).  A mark: '*'
 when the Holm-adjusted p over all marked comparisons of the report is
-below 0.05 and the change is at least 1%, '~' otherwise.  The report has
-a table per workload and thread count (with major faults where there
-are any), a least-squares cost model (figure = a + b * minflt + c *
-fa_mapped, + d * majflt where that varies), a recommended order per
-workload (the smallest order within 1% of the best one, or not
-distinguishable from it; anon is a control: all orders must be
-equivalent to order 0 within +-1%), the cross-check of the counters
-(against Rss; for exec, dynexec and mixed, which have no Rss, that every
-run at an order above 0 mapped pages ahead), the module cost and the A/B
-(Hodges-Lehmann ratios with exact Mann-Whitney 90% intervals, as before;
-their marks from a Welch t-test on the boots' median logs, since the two
-kernels ran in different boots), and a one-screen summary, which opens
-with the adaptive policy against the best fixed order and the default
-one where it ran.  The recommendations, the cost model and the
+below 0.05 and the change is at least 1%, '~' otherwise; the printed 95%
+intervals are unadjusted, so a '*' always has an interval that excludes
+1, and a '~' may too (not shown after Holm).  Equivalence within +-1%
+(the A/B, the module cost, the anon control, the adaptive policy where
+no order applies): two one-sided tests from the same t (the 90%
+interval inside [0.99, 1.01], benchstats.tost).
+
+The report has a table per workload and thread count (with major faults
+where there are any), a least-squares cost model (figure = a + b *
+minflt + c * fa_mapped, + d * majflt where that varies; its intervals
+from its own case bootstrap, not a verdict), the equivalence margin per
+fault (+-1% of the figure over the minor faults, beside the fitted cost
+of a fault), a best and recommended order per workload (best = the
+smallest boot-level geometric mean; recommended = the smallest order
+whose ratio to the best has its 95% interval's top below 1.01), each
+marked stable or unstable by leave-one-boot-out, the anon control (every
+order against order 0: it moves on a Holm-adjusted rejection or a ratio
+outside +-1%, and then every verdict of the report is flagged '!'), the
+cross-check of the counters (against Rss; for exec, dynexec and mixed,
+which have no Rss, that every run at an order above 0 mapped pages
+ahead), the module cost and the A/B, and a one-screen summary, which
+opens with the adaptive policy against the best fixed order and the
+default one where it ran.  The recommendations, the cost model and the
 cross-check are of the fixed orders (setup sweep) only.
 
 Runs with perf stat counts (sweep.sh -p: columns perf:<event>, of the
 whole fa-bench process, not the timed region alone) add a perf stat
 section: per workload, thread count and order, each counted event's
-median with its bootstrap interval, per run or per page touched; events
-that perf printed as <not supported> are named.
+median with the boot-level interval, per run or per page touched; events
+that perf printed as <not supported> are named.  Runs with the columns
+distinct and unread (the distinct pages read; the pages mapped at the
+end of a pass but never read, -1 where not measured) add them as rows,
+and pages mapped per distinct page read.
 
 Prints the report on stdout and writes DIR/results.csv,
 DIR/results.json, DIR/<workload>.png and, for an A/B, DIR/ab.png.
@@ -57,7 +76,6 @@ mapped nothing ahead at an order above 0.
 """
 import argparse
 import csv
-import functools
 import json
 import math
 import os
@@ -69,17 +87,13 @@ import zlib
 from collections import defaultdict
 
 import numpy as np
-# The t distribution's CDF, that of scipy.stats.t, whose import costs
-# 0.4 s more.
-from scipy.special import stdtr
 
-SEED = 20140227		# fixed: the same runs always give the same report
+import benchstats as bs	# beside this script: the one estimator
+
+SEED = 20140227		# the cost model's bootstrap: the same runs, the same report
 CONF = 0.95
 ALPHA = 0.05
 MIN_EFFECT = 0.01	# a change below 1% is never marked '*'
-# Bootstrap resamples, for the intervals only: the p-values come from
-# t-tests, so B need not grow with the comparisons.
-BOOT_B = 2000
 COST_B = 2000		# the cost model's case bootstrap
 DEFAULT_ORDER = 4	# unless --meta default_order= says otherwise
 # The A/B and module cost: a 90% interval, so that "inside the margin" is
@@ -103,6 +117,11 @@ ADAPT_MARGIN = 0.02	# where no order applies: equivalent to off within +-2%
 SPARSE_GOAL = 1.25	# sparse's pages mapped per page touched, at most
 INT_FIELDS = ("threads", "order", "rep", "minflt", "majflt", "ns", "pages",
               "mapped")
+# Since bench v3 (sweep.sh): the distinct pages read, and the pages of
+# the measured mappings mapped but never read; -1 where not measured or
+# in older CSVs.
+OPT_FIELDS = ("distinct", "unread")
+FLAG = "!"	# after every verdict when the control moved
 TIME_FIELDS = ("ns", "fixed_ns", "teardown_ns")
 # sweep.sh -p: a column perf:<event> per event perf stat counted around
 # each run, of the whole fa-bench process and its children; a clock's in
@@ -115,10 +134,18 @@ PERF_COVERS = ("the whole fa-bench process and its children (program "
                "the figure's timed region")
 
 
-def units(clock):
+def accel_name(qemu):
+    """The accelerator of --meta qemu ("kvm -icount ...": what
+    qemu-run.sh used), as the report names it."""
+    word = (qemu or "").split()[0].lower() if (qemu or "").split() else ""
+    return {"kvm": "KVM", "tcg": "TCG"}.get(word)
+
+
+def units(clock, qemu=None):
     """The one place that names the figure (the runs' ns columns) for a
     clock: what it is, how tables and plots print it, its unit in the
-    cost model, and its field names in results.csv and results.json."""
+    cost model, and its field names in results.csv and results.json.
+    qemu: --meta qemu, whose first word names the accelerator (wall)."""
     if clock == "icount":
         u = dict(name="guest instructions", unit="M insn", raw="insn",
                  field="icount_insn", raw_name="guest instructions "
@@ -131,13 +158,18 @@ def units(clock):
                  "nothing.  A count of work, not a time: it does not "
                  "predict time on hardware.")
     elif clock == "wall":
-        u = dict(name="wall ms under QEMU TCG (not hardware time)",
+        # The accelerator is chosen at boot (lib.sh's qemu_accel): KVM
+        # where the probe passes, else TCG.  Name the one that ran.
+        acc = accel_name(qemu)
+        under = f"under {acc}" if acc else "under QEMU (accelerator not recorded)"
+        what = ("TCG's emulation" if acc == "TCG" else "virtualization"
+                if acc == "KVM" else "the emulation or virtualization")
+        u = dict(name=f"wall time {under} (not hardware time)",
                  unit="wall ms", raw="wall ns", field="wall_ns",
-                 raw_name="ns of wall time under QEMU TCG (not hardware "
-                 "time)",
-                 axis="wall ms under QEMU TCG (not hardware time)",
-                 note="the guest's CLOCK_MONOTONIC, which follows the "
-                 "host's: TCG's emulation and the host's load are in it.")
+                 raw_name=f"ns of wall time {under} (not hardware time)",
+                 axis=f"wall ms {under} (not hardware time)",
+                 note=f"the guest's CLOCK_MONOTONIC, which follows the "
+                 f"host's: {what} and the host's load are in it.")
     elif clock == "native":
         u = dict(name="ms (native, CLOCK_MONOTONIC)", unit="ms", raw="ns",
                  field="native_ns", raw_name="ns (native, CLOCK_MONOTONIC)",
@@ -179,6 +211,8 @@ def load(label, paths):
             r[k] = int(r.get(k) or -1)
         for k in ("fixed_ns", "teardown_ns"):
             r[k] = int(r.get(k) or 0)
+        for k in OPT_FIELDS:
+            r[k] = int(r.get(k) or -1)
         for k in r:
             if k.startswith(PERF):	# a count, or perf's word instead
                 try:
@@ -248,26 +282,27 @@ def fmt_ratio(x):
 
 
 class Cmp:
-    """One ratio new/baseline: the ratio of the medians and the percentile
-    interval of its bootstrap samples; p, two-sided, from a t-test on logs
-    (strat_p() or welch_p()), nan where there is none: never marked."""
+    """One ratio new/ref: benchstats' Ratio (estimate, unadjusted conf
+    interval, p from the same t) and its Holm-adjusted p, set by
+    Family.holm().  No p (nan): never marked."""
+    flag = ""	# FLAG once the control moved: on every mark
 
-    def __init__(self, est, samples, p=float("nan"), conf=CONF):
-        s = samples[np.isfinite(samples)]
-        self.est, self.conf, self.p = float(est), conf, float(p)
-        if len(s) and est == est:
-            self.lo, self.hi = (float(v) for v in np.percentile(
-                s, [(1 - conf) / 2 * 100, (1 + conf) / 2 * 100]))
-        else:
-            self.lo = self.hi = float("nan")
-        self.padj = None	# set by Family.holm()
+    def __init__(self, r):
+        self.r = r
+        self.est, self.lo, self.hi = r.est, r.lo, r.hi
+        self.p, self.conf = r.p, r.conf
+        self.padj = None
 
     def chg(self):
-        return (self.est - 1) * 100
+        return self.r.chg()
+
+    def sig(self):
+        """The mark's test: Holm-adjusted p < ALPHA and at least 1%."""
+        return (self.padj is not None and self.padj < ALPHA
+                and abs(self.est - 1) >= MIN_EFFECT)
 
     def mark(self):
-        sig = self.padj is not None and self.padj < ALPHA
-        return "*" if sig and abs(self.est - 1) >= MIN_EFFECT else "~"
+        return ("*" if self.sig() else "~") + Cmp.flag
 
     def ci(self):
         return f"[{fmt_ratio(self.lo)}, {fmt_ratio(self.hi)}]"
@@ -279,16 +314,18 @@ class Cmp:
         """ratio [lo, hi] (%chg mark)"""
         return f"{fmt_ratio(self.est)} {self.ci()} ({self.chg():+.2f}% {self.mark()})"
 
-    def includes(self, x):
-        return self.lo <= x <= self.hi
+    def tost(self, margin=AB_MARGIN):
+        """Equivalence within +-margin from the same t (90% interval)."""
+        return bs.tost(self.r, margin, (1 - AB_CONF) / 2)
 
     def json(self):
         d = {"ratio": self.est, "lo": self.lo, "hi": self.hi,
              "conf": self.conf, "p": self.p, "p_holm": self.padj,
+             "df": self.r.df, "method": self.r.method,
              "chg_pct": self.chg(), "mark": self.mark()}
-        # JSON has no NaN: an undefined number is null.
-        return {k: None if isinstance(v, float) and v != v else v
-                for k, v in d.items()}
+        # JSON has no NaN or inf: an undefined number is null.
+        return {k: None if isinstance(v, float) and not math.isfinite(v)
+                else v for k, v in d.items()}
 
 
 class Family:
@@ -303,80 +340,20 @@ class Family:
         return c
 
     def holm(self):
-        ok = sorted((c for c in self.cmps if c.p == c.p), key=lambda c: c.p)
-        m, run = len(ok), 0.0
-        for i, c in enumerate(ok):
-            run = max(run, min(1.0, (m - i) * c.p))
-            c.padj = run
-        self.m = m
-        return m
-
-
-# --- the p-values ---------------------------------------------------------
-
-def exact_p(diff, n_new, n_base):
-    """p where the data have no spread at all (counts, or a deterministic
-    clock): equal means are no change, different ones a sure change, but
-    only with 3 runs a side, fewer could agree by chance."""
-    if abs(diff) < 1e-12:
-        return 1.0
-    return 0.0 if min(n_new, n_base) >= 3 else float("nan")
-
-
-def strat_p(y, new, strata):
-    """The boot-stratified t-test on logs: least squares of log y ~
-    stratum + [new], and the two-sided p of new's coefficient from its t
-    on the residual degrees of freedom.  Frisch-Waugh: take each
-    stratum's mean out of log y and out of the indicator, and regress the
-    one on the other.  A stratum with one side only adds to the variance,
-    not to the estimate; with none that has both, there is no test."""
-    y, d = np.log(np.asarray(y, float)), np.asarray(new, float)
-    ids = {k: i for i, k in enumerate(dict.fromkeys(strata))}
-    si = np.array([ids[k] for k in strata])
-    cnt = np.bincount(si)
-    yc = y - (np.bincount(si, y) / cnt)[si]
-    dc = d - (np.bincount(si, d) / cnt)[si]
-    sdd = float(dc @ dc)
-    n_new = int(d.sum())
-    if sdd < 1e-9:
-        return float("nan")
-    beta = float(dc @ yc) / sdd
-    res = yc - beta * dc
-    df = len(y) - len(cnt) - 1
-    if np.abs(res).max() < 1e-12:
-        return exact_p(beta, n_new, len(y) - n_new)
-    if df < 2:	# a variance from one residual is no variance
-        return float("nan")
-    t = beta / math.sqrt(float(res @ res) / df / sdd)
-    return float(2 * stdtr(df, -abs(t)))
-
-
-def welch_p(a, b):
-    """Welch's t-test of two kernels' boots: a and b are each boot's
-    median figure, compared on the log scale.  Their boots differ, so the
-    boot is the unit, not the run."""
-    la, lb = np.log(np.asarray(a, float)), np.log(np.asarray(b, float))
-    if len(la) < 2 or len(lb) < 2:
-        return float("nan")
-    diff = float(la.mean() - lb.mean())
-    va, vb = la.var(ddof=1) / len(la), lb.var(ddof=1) / len(lb)
-    if va + vb < 1e-24:
-        return exact_p(diff, len(la), len(lb))
-    df = (va + vb) ** 2 / (va ** 2 / (len(la) - 1) + vb ** 2 / (len(lb) - 1))
-    return float(2 * stdtr(df, -abs(diff) / math.sqrt(va + vb)))
+        for c, q in zip(self.cmps, bs.holm([c.p for c in self.cmps])):
+            c.padj = q if q == q else None
+        self.m = sum(c.p == c.p for c in self.cmps)
+        return self.m
 
 
 class Stats:
     """The runs indexed by cell (label, setup, workload, threads, order)
-    and boot, and their hierarchical bootstrap: resample a label's boots
-    with replacement, then the runs within each resampled boot, and take
-    the median of what was drawn.  The boots are drawn once per label and
-    shared by all of its cells: a kernel's orders and setups ran
-    interleaved in the same boots, so a boot's offset cancels in their
-    ratios, as it does in the data.  Two labels' boots are independent."""
+    and boot, and each cell's value per block: the median of its runs in
+    a boot (benchstats' replicate).  A label with one boot only has its
+    repetitions as the blocks (each rep ran every order once, shuffled):
+    within-boot precision, which the report states."""
 
-    def __init__(self, rows, nres):
-        self.nres = nres
+    def __init__(self, rows):
         self.cells = defaultdict(lambda: defaultdict(list))
         self.boots = defaultdict(set)
         for r in rows:
@@ -384,12 +361,13 @@ class Stats:
             self.cells[key][r["boot"]].append(r)
             self.boots[r["label"]].add(r["boot"])
         self.boots = {k: sorted(v) for k, v in self.boots.items()}
-        self.draws = {}
-        self.cache = {}
+        # The replicate: "boot", or "rep" where a label has one boot.
+        self.unit = {k: "boot" if len(v) > 1 else "rep"
+                     for k, v in self.boots.items()}
 
     def rng(self, *what):
-        # One stream per purpose, so that adding a workload changes no
-        # other cell's numbers.
+        # One stream per purpose (the cost model's bootstrap), so that
+        # adding a workload changes no other cell's numbers.
         return np.random.default_rng([SEED, zlib.crc32(repr(what).encode())])
 
     def has(self, key):
@@ -410,92 +388,55 @@ class Stats:
         per = [len(v) for v in self.cells.get(key, {}).values()]
         return len(per), sum(per), per
 
-    def boot_draws(self, label):
-        if label not in self.draws:
-            k = len(self.boots[label])
-            self.draws[label] = self.rng("boots", label).integers(
-                0, k, (self.nres, k))
-        return self.draws[label]
+    def blocks(self, key, field="ns"):
+        """{block: the median of the cell's runs in it}; a value that is
+        not a number (perf's word) leaves its run out."""
+        by = defaultdict(list)
+        one = self.unit.get(key[0]) == "rep"
+        for b, rs in self.cells.get(key, {}).items():
+            for r in rs:
+                v = r[field]
+                if isinstance(v, (int, float)):
+                    by[(b, r["rep"]) if one else b].append(v)
+        return {b: statistics.median(v) for b, v in sorted(by.items()) if v}
 
-    def medians(self, key, field="ns"):
-        """nres bootstrap medians of a cell, vectorized.  A resample is
-        how often it drew each run: the cell's values are sorted once, and
-        the median is where the cumulative count crosses half."""
-        if (key, field) in self.cache:
-            return self.cache[(key, field)]
-        label, nres = key[0], self.nres
-        cell = self.cells.get(key, {})
-        groups = [[r[field] for r in cell.get(b, [])] for b in self.boots[label]]
-        n = np.array([len(g) for g in groups])
-        vals = np.array([v for g in groups for v in g], float)
-        total, big = len(vals), max(int(n.max()), 1)
-        if not total:
-            return np.full(nres, np.nan)
-        rank = np.empty(total, np.intp)
-        rank[np.argsort(vals, kind="stable")] = np.arange(total)
-        first = np.concatenate(([0], np.cumsum(n)[:-1]))  # a boot's runs
-        bi = self.boot_draws(label)
-        nb = n[bi]
-        u = self.rng("runs", key, field).random(bi.shape + (big,), np.float32)
-        # (a float32 product: u < 1 keeps it below nb; the minimum is a guard)
-        pos = (u * nb[..., None].astype(np.float32)).astype(np.intp)
-        np.minimum(pos, np.maximum(nb[..., None] - 1, 0), out=pos)
-        pos += first[bi][..., None]
-        drawn = rank[np.minimum(pos, max(total - 1, 0))]
-        drawn += (np.arange(nres) * total)[:, None, None]
-        if not (n == big).all():	# boots with fewer runs draw fewer
-            drawn = drawn[np.arange(big) < nb[..., None]]
-        cum = np.bincount(drawn.ravel(), minlength=nres * total)
-        cum = cum.reshape(nres, total).cumsum(axis=1)
-        got = cum[:, -1]
-        ordered = np.sort(vals)
-        lo = np.minimum((cum < ((got + 1) // 2)[:, None]).sum(axis=1), total - 1)
-        hi = np.minimum((cum < (got // 2 + 1)[:, None]).sum(axis=1), total - 1)
-        med = (ordered[lo] + ordered[hi]) / 2
-        med[got == 0] = np.nan	# drew only boots without this cell
-        self.cache[(key, field)] = med
-        return med
+    def matrix(self, keys, field="ns"):
+        """The blocks that every cell of keys has, and a blocks x cells
+        array of their values (None if there is no common block)."""
+        got = [self.blocks(k, field) for k in keys]
+        common = sorted(set.intersection(*(set(g) for g in got))) if got else []
+        if not common:
+            return [], None
+        return common, np.array([[g[b] for g in got] for b in common], float)
 
-    def ci(self, key, field="ns", conf=CONF):
-        """The percentile interval of a cell's bootstrap medians."""
-        return tuple(float(v) for v in np.nanpercentile(
-            self.medians(key, field), [(1 - conf) / 2 * 100,
-                                       (1 + conf) / 2 * 100]))
+    def paired(self, nums, dens, conf=CONF, field="ns"):
+        """nums / dens, cells of one label that ran in the same boots, a
+        pair per thread count: benchstats.paired_ratio on the blocks that
+        all of them have (a geometric mean over the pairs)."""
+        _, m = self.matrix(list(nums) + list(dens), field)
+        if m is None:
+            return bs.none(conf)
+        k = len(nums)
+        return bs.paired_ratio(m[:, :k], m[:, k:], conf)
+
+    def welch(self, ka, kb, conf=CONF, field="ns"):
+        """ka / kb, cells of two labels (their boots differ): Welch on the
+        boots' median logs."""
+        return bs.welch_ratio(list(self.blocks(ka, field).values()),
+                              list(self.blocks(kb, field).values()), conf)
+
+    def level(self, key, field="ns", conf=CONF):
+        """A cell's level: the geometric mean of its blocks' medians and
+        its t interval, (lo, hi) (nan where a value is not > 0)."""
+        r = bs.level(list(self.blocks(key, field).values()), conf)
+        return r.lo, r.hi
 
     def ratio(self, num, den, conf=CONF, field="ns"):
-        """num/den, two cells: ratio of medians, its bootstrap and p."""
-        a, b = self.median(num, field), self.median(den, field)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return Cmp(a / b if b else float("nan"),
-                       self.medians(num, field) / self.medians(den, field),
-                       self.p([num], [den], field), conf)
-
-    def p(self, nums, dens, field="ns"):
-        """p of the cells nums against dens, pairwise (a workload's thread
-        counts): one kernel's ran in the same boots, so the boot-stratified
-        t-test, a stratum per boot and pair; two kernels' did not, so
-        Welch's on the boots' medians (one pair)."""
-        if nums[0][0] != dens[0][0]:
-            ma, mb = ([statistics.median(r[field] for r in rs)
-                       for _, rs in sorted(self.cells.get(k, {}).items())]
-                      for k in (nums[0], dens[0]))
-            return welch_p(ma, mb)
-        y, new, strata = [], [], []
-        for i, (kn, kd) in enumerate(zip(nums, dens)):
-            for side, k in ((1, kn), (0, kd)):
-                for boot, rs in self.cells.get(k, {}).items():
-                    y += [r[field] for r in rs]
-                    new += [side] * len(rs)
-                    strata += [(i, boot)] * len(rs)
-        if not y or min(y) <= 0:	# no log of a zero figure
-            return float("nan")
-        return strat_p(y, new, strata)
-
-    def logmed(self, keys):
-        """The geometric mean of several cells' medians (a workload's
-        thread counts) and its bootstrap samples, on the log scale."""
-        est = sum(math.log(self.median(k)) for k in keys) / len(keys)
-        return est, sum(np.log(self.medians(k)) for k in keys) / len(keys)
+        """num / den, two cells: paired by boot within a label, Welch
+        between two."""
+        if num[0] == den[0]:
+            return Cmp(self.paired([num], [den], conf, field))
+        return Cmp(self.welch(num, den, conf, field))
 
 
 # --- the cost model -------------------------------------------------------
@@ -701,71 +642,42 @@ def crosscheck(runs):
     return done, bad
 
 
-# --- Hodges-Lehmann and Mann-Whitney (the A/B and the module cost) --------
+# --- verdicts ---------------------------------------------------------------
 
-@functools.lru_cache(maxsize=None)
-def mw_null(n, m):
-    """How many orderings give each Mann-Whitney U = 0..n*m under the null:
-    the coefficients of the Gaussian binomial [n+m choose n] in q."""
-    c = [1] + [0] * (n * m)
-    for i in range(1, n + 1):
-        for v in range(n * m, m + i - 1, -1):	# times (1 - q^(m+i))
-            c[v] -= c[v - m - i]
-        for v in range(i, n * m + 1):		# over (1 - q^i)
-            c[v] += c[v - i]
-    return tuple(c)
-
-
-@functools.lru_cache(maxsize=None)
-def mw_cut(n, m, conf):
-    """The largest C with P(U < C) <= (1 - conf) / 2, and the coverage."""
-    counts, total = mw_null(n, m), math.comb(n + m, n)
-    tail, c = 0, 0
-    # 1e-9: (1 - 0.9) / 2 is a hair under 0.05 in floating point.
-    while tail + counts[c] <= (1 - conf) / 2 * total + 1e-9:
-        tail += counts[c]
-        c += 1
-    return c, 1 - 2 * tail / total
+def verdict(x):
+    """An A/B or module-cost line's verdict, after Holm: 'equivalent
+    within +-1%' (TOST from the ratio's own t, 90%), 'differs' when
+    marked '*' (its Holm-adjusted p < ALPHA and at least 1%: the two
+    exclude each other), 'inconclusive' when neither; a module setup
+    neither equivalent nor marked 'costs at most +1%' when its 90%
+    interval's top is inside."""
+    c, e = x["boot"], x["tost"]
+    if e.equivalent:
+        said = f"equivalent within +-{AB_MARGIN:.0%}"
+    elif c.sig():
+        said = "differs"
+    elif x.get("setup", "").startswith("mod-") and e.hi <= 1 + AB_MARGIN:
+        said = f"inconclusive, costs at most +{AB_MARGIN:.0%}"
+    else:
+        said = "inconclusive"
+    return said + Cmp.flag
 
 
-def hodges_lehmann(a, b, conf=AB_CONF):
-    """The ratio a/b as the Hodges-Lehmann shift between log(a) and log(b)
-    (the median of all pairwise differences), with the interval that
-    inverts the exact Mann-Whitney test: the C-th smallest and largest
-    differences.  Valid for a pure shift on the log scale.  Returns
-    (ratio, low, high, coverage), low and high None when too few values
-    reach conf."""
-    d = np.sort((np.log(np.asarray(a, float))[:, None]
-                 - np.log(np.asarray(b, float))[None, :]).ravel())
-    n, m = len(a), len(b)
-    c, cov = mw_cut(n, m, conf)
-    est = math.exp(float(np.median(d)))
-    if c == 0:
-        return est, None, None, None
-    return est, math.exp(d[c - 1]), math.exp(d[n * m - c]), cov
-
-
-def margin_side(lo, hi, margin):
-    """Where an interval of a ratio lies against 1 +- margin: "inside"
-    wholly (with a 90% interval, two one-sided tests at 5%: equivalent),
-    "outside" wholly (a change at least that large), None across an
-    edge."""
-    if lo >= 1 - margin and hi <= 1 + margin:
-        return "inside"
-    if lo > 1 + margin or hi < 1 - margin:
-        return "outside"
-    return None
-
-
-def verdict(lo, hi):
-    """Both answers: inside the margin (two one-sided tests at (1 - conf)/2
-    each), and whether the interval excludes 1."""
-    said = []
-    if margin_side(lo, hi, AB_MARGIN) == "inside":
-        said.append(f"equivalent within +-{AB_MARGIN:.0%}")
-    if lo > 1 or hi < 1:
-        said.append("differs from 1")
-    return ", ".join(said) or "inconclusive"
+def per_page(a, c):
+    """Pages mapped per page read into a: Rss where the runs have it,
+    else each fault's page and those mapped around it (faults +
+    fa-mapped); per distinct page read where the runs count those, else
+    per page touched (which counts repeats); and the pages mapped but
+    never read, where measured."""
+    read = c["distinct"] if c["distinct"] > 0 else c["pages"]
+    a["per"] = "read" if c["distinct"] > 0 else "touched"
+    if c["mapped"] and read:
+        a["pages_kind"], a["per_page"] = "Rss", c["mapped"] / read
+    elif c["counters"] and read:
+        a["pages_kind"] = "faults + fa-mapped"
+        a["per_page"] = c["maps"] / read
+    if c["unread"] >= 0:
+        a["unread"] = c["unread"]
 
 
 # --- perf stat -------------------------------------------------------------
@@ -816,7 +728,8 @@ class Report:
         self.default = int(given) if given.isdigit() else DEFAULT_ORDER
         self.default_given = given.isdigit()
         self.family = Family()
-        self.st = Stats(rows, BOOT_B)
+        self.st = Stats(rows)
+        self.aa = False	# set by main(): --aa
         self.cross = cross_title(self.workloads)
         # The adaptive policy's runs: their order column is the order the
         # policy starts from (the kernel's default; one per sweep).
@@ -864,7 +777,7 @@ class Report:
             k = self.key(w, t, o)
             c = {f: st.median(k, f) for f in
                  ("minflt", "majflt", "fa_mapped", "mapped", "ns", "fixed_ns",
-                  "teardown_ns", "pages")}
+                  "teardown_ns", "pages", "distinct", "unread")}
             # The median of the sums, not the sum of the medians.
             c["faults"] = statistics.median(r["minflt"] + r["majflt"]
                                             for r in st.runs(k))
@@ -875,7 +788,7 @@ class Report:
             c["major"] = any(r["majflt"] > 0 for r in st.runs(k))
             c["shape"] = st.shape(k)
             c["counters"] = all(r["fa_mapped"] >= 0 for r in st.runs(k))
-            c["ns_ci"] = st.ci(k)
+            c["ns_ci"] = st.level(k)
             if o != base and base in cols:
                 c["ratio"] = self.family.add(st.ratio(k, self.key(w, t, base)))
             tb["cells"][o] = c
@@ -902,46 +815,60 @@ class Report:
                 else:
                     div, unit = n, "count"
                     per = "program start" if base_name(w) in EXECS else "page touched"
-                lo, hi = st.ci(k, PERF + e)
+                lo, hi = st.level(k, PERF + e)
                 cell[e] = {"per": per, "unit": unit, "conf": CONF,
                            "median": st.median(k, PERF + e) / div,
                            "lo": lo / div, "hi": hi / div}
             cells[o] = cell
         return {"workload": w, "threads": t, "cols": tb["cols"], "cells": cells}
 
-    def best_of(self, w, ts, cols):
-        """The best of the fixed orders cols: the smallest figure, the
-        geometric mean of the medians over the thread counts ts (of one,
-        its median).  Returns it and each order's log figure with its
-        bootstrap samples (Stats.logmed())."""
-        lm = {o: self.st.logmed([self.key(w, t, o) for t in ts]) for o in cols}
-        return min(cols, key=lambda o: lm[o][0]), lm
+    def per_order(self, w, ts, cols, label=None):
+        """{order: blocks x thread counts array of the blocks' medians},
+        on the blocks that every order and thread count has."""
+        keys = [self.key(w, t, o, label=label) for o in cols for t in ts]
+        _, m = self.st.matrix(keys)
+        if m is None:
+            return {}
+        k = len(ts)
+        return {o: m[:, i * k:(i + 1) * k] for i, o in enumerate(cols)}
 
-    def recommend(self, w):
-        """The smallest order near the best one, on the geometric mean of
-        the medians over the thread counts: within MIN_EFFECT of it.  Not
-        "its interval includes 1": that takes the largest order whenever
-        the intervals are tight, for gains too small to pay for the pages
-        it maps, and a far smaller one whenever a boot is noisy."""
+    def best_of(self, w, ts, cols, label=None):
+        """The best of the fixed orders cols: the smallest boot-level
+        geometric mean over the thread counts ts (benchstats.pick_orders)."""
+        per = self.per_order(w, ts, cols, label)
+        return bs.pick_orders(per, MIN_EFFECT, CONF)["best"] if per else None
+
+    def recommend(self, w, label=None):
+        """best and recommended (benchstats.stable_pick): the smallest
+        order whose ratio to the best has its 95% interval's top below
+        1 + MIN_EFFECT, shown to be at most 1% worse.  Not the point
+        estimate's 1%: that flips between identical runs wherever an order
+        sits near it; an order must be shown near, and the best itself
+        is.  Each is marked stable when every leave-one-boot-out
+        recomputation gives the same order.  The comparisons of the
+        tables' kernel join the Holm family; another label's (the A/A's
+        B) do not."""
         st, ts = self.st, self.threads[w]
+        label = label or self.label
         cols = [o for o in self.orders
-                if all(st.has(self.key(w, t, o)) for t in ts)]
+                if all(st.has(self.key(w, t, o, label=label)) for t in ts)]
         if len(cols) < 2:
             return {"workload": w, "note": f"only order {cols[0] if cols else '-'} was run"}
-        best, lm = self.best_of(w, ts, cols)
+        per = self.per_order(w, ts, cols, label)
+        if not per:
+            return {"workload": w, "note": "no boot ran every order"}
+        pick = bs.stable_pick(per, MIN_EFFECT, CONF)
+        best, rec = pick["best"], pick["recommended"]
 
-        def vs(o, ref, family=True, conf=CONF):
-            c = Cmp(math.exp(lm[o][0] - lm[ref][0]),
-                    np.exp(lm[o][1] - lm[ref][1]),
-                    st.p([self.key(w, t, o) for t in ts],
-                         [self.key(w, t, ref) for t in ts]), conf)
-            return self.family.add(c) if family else c
+        def vs(o, ref):
+            c = Cmp(bs.paired_ratio(per[o], per[ref], CONF))
+            return self.family.add(c) if label == self.label else c
 
-        to_best = {o: vs(o, best, False) for o in cols}
-        near = [o for o in cols if to_best[o].est < 1 + MIN_EFFECT]
-        rec = near[0]	# best itself is near
         res = {"workload": w, "threads": ts, "best": best, "recommended": rec,
-               "to_best": to_best[rec], "near_best": near}
+               "to_best": Cmp(pick["to_best"][rec]), "near_best": pick["near_best"],
+               "boots": pick["boots"], "unit": st.unit[label],
+               "best_stable": pick["best_stable"], "rec_stable": pick["rec_stable"],
+               "best_moves": pick["best_moves"], "rec_moves": pick["rec_moves"]}
         if rec != cols[0]:
             res["to_base"] = vs(rec, cols[0])
         res["base"] = cols[0]
@@ -949,14 +876,17 @@ class Report:
             res["to_default"] = vs(rec, self.default)
         pages = {}
         for t in ts:
-            pages[t] = {o: (st.median(self.key(w, t, o), "mapped"),
-                            st.median(self.key(w, t, o), "fa_mapped"))
+            pages[t] = {o: tuple(st.median(self.key(w, t, o, label=label), f)
+                                 for f in ("mapped", "fa_mapped", "distinct",
+                                           "unread"))
                         for o in sorted({rec, best, self.default}) if o in cols}
         res["pages"] = pages
         return res
 
     def control(self):
-        """anon: every order equivalent to the baseline within the margin."""
+        """anon: every order against the baseline, with the estimator of
+        the tables (in the Holm family); the verdict waits for Holm
+        (control_verdict())."""
         w, st, base = CONTROL, self.st, self.orders[0]
         if w not in self.workloads:
             return None
@@ -965,39 +895,58 @@ class Report:
             for o in self.orders[1:]:
                 k, kb = self.key(w, t, o), self.key(w, t, base)
                 if st.has(k) and st.has(kb):
-                    cmps.append((t, o, st.ratio(k, kb, conf=AB_CONF)))
+                    c = self.family.add(st.ratio(k, kb))
+                    cmps.append((t, o, c, c.tost()))
         if not cmps:
             return {"holds": None, "verdict": None, "cmps": []}
-        inside = [c for _, _, c in cmps
-                  if margin_side(c.lo, c.hi, AB_MARGIN) == "inside"]
-        # Moving takes an interval wholly outside the margin: one that
-        # only excludes 1 may be a change too small to count, and with
-        # this many unadjusted intervals one in ten excludes 1 by chance.
-        moved = [c for _, _, c in cmps
-                 if margin_side(c.lo, c.hi, AB_MARGIN) == "outside"]
-        said = ("moves" if moved else "holds" if len(inside) == len(cmps)
-                else "inconclusive")
-        worst = max(cmps, key=lambda x: max(abs(math.log(x[2].lo)),
-                                            abs(math.log(x[2].hi))))
-        return {"holds": said == "holds", "verdict": said, "cmps": cmps,
-                "inside": len(inside), "moved": len(moved), "worst": worst}
+        return {"cmps": cmps}
+
+    def control_verdict(self, ctl):
+        """After Holm: the control moves on any Holm-adjusted rejection
+        (p < ALPHA, whatever the size) or any ratio outside +-AB_MARGIN;
+        it holds when every order is equivalent within +-AB_MARGIN (TOST);
+        inconclusive otherwise.  A moving control flags every verdict of
+        the report (Cmp.flag): the report is kept, and said suspect,
+        rather than lost with the run."""
+        if not ctl or not ctl["cmps"]:
+            return
+        cmps = ctl["cmps"]
+        rejected = [x for x in cmps if x[2].padj is not None and x[2].padj < ALPHA]
+        outside = [x for x in cmps if abs(x[2].est - 1) > AB_MARGIN]
+        inside = [x for x in cmps if x[3].equivalent]
+        said = ("moves" if rejected or outside else
+                "holds" if len(inside) == len(cmps) else "inconclusive")
+        worst = max(cmps, key=lambda x: abs(math.log(x[2].est))
+                    if x[2].est == x[2].est else -1)
+        ctl.update(holds=said == "holds", verdict=said, inside=len(inside),
+                   rejected=len(rejected), outside=len(outside), worst=worst,
+                   moved=len({id(x) for x in rejected + outside}))
+        if said == "moves":
+            Cmp.flag = FLAG
+
+    def flag(self, text):
+        """A verdict's text, flagged once the control moved."""
+        return text + Cmp.flag
 
     def adaptive(self, tables):
         """The adaptive policy per workload and thread count: against the
         best fixed order there (best_of() at that thread count), a verdict
         from the interval against 1 + ADAPT_BEST and no mark (the best was
         picked from these runs); against the default order it starts from,
-        marked like the orders; its pages mapped per page touched (Rss, or
-        where there is none its faults and fa-mapped pages); for mixed,
-        against every fixed order; where no order applies (no_order()),
-        equivalent to the default order within +-ADAPT_MARGIN or not, by
-        the 90% bootstrap interval as for the anon control."""
+        marked like the orders; its pages mapped per page read (Rss, or
+        where there is none its faults and fa-mapped pages; per distinct
+        page read where the runs count them); for mixed, against every
+        fixed order; where no order applies (no_order()), equivalent to
+        the default order within +-ADAPT_MARGIN or not, by TOST from the
+        same t (90%), as for the anon control."""
         st, lines = self.st, []
         for (w, t), tb in tables.items():
             if ADAPTIVE not in tb["cells"]:
                 continue
             ka, c = self.key(w, t, ADAPTIVE), tb["cells"][ADAPTIVE]
-            best = self.best_of(w, [t], tb["orders"])[0]
+            best = self.best_of(w, [t], tb["orders"])
+            if best is None:
+                continue
             a = {"workload": w, "threads": t, "from": ka[4], "best": best,
                  "to_best": st.ratio(ka, self.key(w, t, best))}
             b = a["to_best"]
@@ -1009,17 +958,11 @@ class Report:
                 kd = self.key(w, t, a["from"])
                 a["to_default"] = self.family.add(st.ratio(ka, kd))
                 if no_order(w):
-                    e = a["equiv"] = st.ratio(ka, kd, conf=AB_CONF)
+                    e = a["equiv"] = a["to_default"].tost(ADAPT_MARGIN)
                     a["equiv_verdict"] = {
                         "inside": f"equivalent to off within +-{ADAPT_MARGIN:.0%}",
-                        "outside": "different", None: "inconclusive"}[
-                        margin_side(e.lo, e.hi, ADAPT_MARGIN)]
-            # Rss where the runs have it, as the tables and plots do.
-            if c["mapped"]:
-                a["pages_kind"], a["per_page"] = "Rss", c["mapped"] / c["pages"]
-            elif c["counters"]:
-                a["pages_kind"] = "faults + fa-mapped"
-                a["per_page"] = c["maps"] / c["pages"]
+                        "outside": "different", None: "inconclusive"}[e.side]
+            per_page(a, c)
             if base_name(w) == "sparse" and "per_page" in a:
                 a["goal"] = a["per_page"] <= SPARSE_GOAL
             if base_name(w) == "mixed":
@@ -1031,9 +974,8 @@ class Report:
         return lines
 
     def modcost(self):
-        """Each module setup against mod-off: HL ratio with its exact
-        Mann-Whitney 90% interval and verdict, as before, plus the
-        bootstrap ratio of medians."""
+        """Each module setup against mod-off, paired by boot (they ran
+        interleaved): the ratio, marked, and its verdict (verdict())."""
         st, lines = self.st, []
         for w, t, o in self.mod_cells():
             off = self.key(w, t, o, "mod-off")
@@ -1044,41 +986,111 @@ class Report:
                 k = self.key(w, t, o, setup)
                 if not st.has(k):
                     continue
-                a, b = st.values(k), st.values(off)
-                est, lo, hi, _ = hodges_lehmann(a, b)
-                if lo is None:
-                    said = "too few runs"
-                else:
-                    said = verdict(lo, hi)
-                    if hi <= 1 + AB_MARGIN and not said.startswith("equivalent"):
-                        said += f", costs at most +{AB_MARGIN:.0%}"
+                c = self.family.add(st.ratio(k, off))
                 lines.append({"workload": w, "threads": t, "order": o,
-                              "setup": setup, "name": name, "hl": (est, lo, hi),
-                              "verdict": said, "n": (len(a), len(b)),
-                              "boot": self.family.add(st.ratio(k, off))})
+                              "setup": setup, "name": name, "boot": c,
+                              "tost": c.tost(), "n": (len(st.values(k)),
+                                                      len(st.values(off)))})
         return lines
 
     def ab(self):
-        """patched/base per workload, thread count and order both ran.  The
-        verdict is boot-level: each boot's median, so that a boot effect
-        widens the interval instead of hiding in pooled runs."""
+        """patched/base per workload, thread count and order both ran:
+        Welch on the boots' median logs (the kernels ran in different
+        boots), marked, with TOST from the same t; per boot, the ratio of
+        the alternating boots' medians (descriptive)."""
         st, other, lines = self.st, self.sets[1][0], []
         for w, t, o in self.ab_cells():
             ka, kb = self.key(w, t, o), self.key(w, t, o, label=other)
-            ma = [statistics.median(v) for v in
-                  ([r["ns"] for r in rs] for _, rs in sorted(st.cells[ka].items()))]
-            mb = [statistics.median(v) for v in
-                  ([r["ns"] for r in rs] for _, rs in sorted(st.cells[kb].items()))]
-            est, lo, hi, _ = hodges_lehmann(ma, mb)
-            pest, plo, phi, _ = hodges_lehmann(st.values(ka), st.values(kb))
+            ma, mb = (list(st.blocks(k).values()) for k in (ka, kb))
+            c = self.family.add(st.ratio(ka, kb))
             lines.append({"workload": w, "threads": t, "order": o,
-                          "boots": (est, lo, hi), "nboots": (len(ma), len(mb)),
-                          "verdict": verdict(lo, hi) if lo is not None else
-                          "no interval", "runs": (pest, plo, phi),
+                          "boot": c, "tost": c.tost(),
+                          "nboots": (len(ma), len(mb)),
                           "n": (len(st.values(ka)), len(st.values(kb))),
-                          "per_boot": [x / y for x, y in zip(ma, mb)],
-                          "boot": self.family.add(st.ratio(ka, kb))})
+                          "per_boot": [x / y for x, y in zip(ma, mb)]})
         return lines
+
+    def margins(self, tables, fits, pooled):
+        """The equivalence margin per fault where faults are the lever
+        (the minor faults vary with the order): +-MIN_EFFECT of the figure
+        at the default order (else the baseline) over its minor faults,
+        in the cost model's unit per fault, beside the fitted cost of a
+        fault (b: the workload's own fit, and the pooled one)."""
+        lines = []
+        for (w, t), tb in tables.items():
+            cols = tb["orders"]
+            mins = np.array([tb["cells"][o]["minflt"] for o in cols], float)
+            if len(cols) < 2 or not varies(mins, mins):
+                continue
+            o = self.default if self.default in cols else cols[0]
+            c = tb["cells"][o]
+            if not c["minflt"] > 0:
+                continue
+            own_fit = next((f["b"] for f in fits if f.get("workload") == w
+                            and f.get("threads") == t and "b" in f), None)
+            pool = next((f["b"] for f in pooled if f.get("threads") == t
+                         and "b" in f and w in f.get("workloads", ())), None)
+            lines.append({"workload": w, "threads": t, "order": o,
+                          "figure": c["ns"], "minflt": c["minflt"],
+                          "per_fault": c["ns"] * MIN_EFFECT / c["minflt"],
+                          "b": own_fit, "b_pooled": pool})
+        return lines
+
+    def calibrate(self, abl, tables):
+        """The A/A (--aa: both labels one kernel, so every difference is
+        noise): each verdict type's false-positive count, rate and
+        Clopper-Pearson 95% interval.  Rows share boots, so they are not
+        independent: the intervals are a guide, not exact."""
+        other, res = self.sets[1][0], {}
+
+        def rate(k, n, nominal):
+            lo, hi = bs.clopper_pearson(k, n) if n else (float("nan"),) * 2
+            status = ("EXCEEDS" if n and lo > nominal else
+                      "above, not significantly" if n and k / n > nominal
+                      else "at or below")
+            return {"k": k, "n": n, "rate": k / n if n else float("nan"),
+                    "lo": lo, "hi": hi, "nominal": nominal, "status": status}
+
+        tested = [a for a in abl if a["boot"].p == a["boot"].p]
+        res["ab_unadjusted"] = rate(sum(a["boot"].p < ALPHA for a in tested),
+                                    len(tested), ALPHA)
+        res["ab_marked"] = {"k": sum(a["boot"].sig() for a in abl), "n": len(abl)}
+        res["ab_equivalent"] = sum(a["tost"].equivalent for a in abl)
+        res["ab_outside"] = sum(a["tost"].side == "outside" for a in abl)
+        res["ab_inconclusive"] = sum(a["tost"].side is None for a in abl)
+        res["ab_rows"] = len(abl)
+        # Within a kernel, where no order applies (anon, @huge): every
+        # order against the baseline is a null too, in both labels.
+        nulls = []
+        for label in (self.label, other):
+            for w in self.workloads:
+                if not no_order(w):
+                    continue
+                for t in self.threads[w]:
+                    kb = self.key(w, t, self.orders[0], label=label)
+                    for o in self.orders[1:]:
+                        k = self.key(w, t, o, label=label)
+                        if self.st.has(k) and self.st.has(kb):
+                            nulls.append(self.st.ratio(k, kb))
+        tested = [c for c in nulls if c.p == c.p]
+        res["paired_unadjusted"] = rate(sum(c.p < ALPHA for c in tested),
+                                        len(tested), ALPHA)
+        res["paired_equivalent"] = sum(c.tost().equivalent for c in nulls)
+        res["paired_rows"] = len(nulls)
+        # Split halves: each label's own best and recommended order.
+        split = {"best": [], "recommended": []}
+        for w in self.workloads:
+            if w == CONTROL:
+                continue
+            ra, rb = self.recommend(w), self.recommend(w, other)
+            if "note" in ra or "note" in rb:
+                continue
+            for what, st_key in (("best", "best_stable"),
+                                 ("recommended", "rec_stable")):
+                split[what].append({"workload": w, "A": ra[what], "B": rb[what],
+                                    "stable": (ra[st_key], rb[st_key])})
+        res["split"] = split
+        return res
 
     def costs(self):
         """Per workload and thread count, and pooled over the checked
@@ -1111,9 +1123,9 @@ class Report:
 
     # -- rendering --
 
-    def header(self, ncmp):
+    def header(self, ncmp, ctl=None, calib=None):
         u, st = self.u, self.st
-        out = ["Fault-around sweep (bench v2)"]
+        out = ["Fault-around sweep (bench v3)"]
         out += [f"  {k}: {v}" for k, v in self.meta.items()
                 if v and k not in ("default_order", "perf")]
         out.append(f"  default_order: {self.default}" + (
@@ -1123,6 +1135,10 @@ class Report:
             out += para(perf, "  ")
         if "clock" not in self.meta:
             out.append("  clock: not given; assumed native")
+        if ctl and ctl.get("verdict") == "moves":
+            out += para(self.moved_line(ctl))
+        if calib:
+            out += self.render_calib(calib)
         out += para(f"Figure: {u['name']}, printed as '{u['unit']}': {u['note']}")
         for label, rows, _ in self.sets:
             sweep = [r for r in rows if r["setup"] == "sweep"]
@@ -1132,45 +1148,46 @@ class Report:
                        f"{len(rows):,} runs ({len(sweep):,} of the order sweep"
                        + (f", {policy:,} of the adaptive policy" if policy else "")
                        + ")" + (", the tables' kernel" if label == self.label else ""))
-        out.append("Statistics:")
+        out.append("Statistics (scripts/benchstats.py):")
         text = [
-            "Each order's figure is the median over all runs of all boots.",
-            f"Every ratio new/baseline is a ratio of medians with a "
-            f"{CONF:.0%} percentile interval [lo, hi] from a hierarchical "
-            f"bootstrap: {st.nres:,} resamples (seed {SEED}) of the boots "
-            "with replacement, then of the runs within each resampled boot; "
-            "a kernel's boots are drawn jointly for all its orders and setups "
-            "(they ran interleaved in the same boots), independently between "
-            "kernels.",
-            "The bootstrap gives the intervals only.  p, two-sided, comes "
-            "from a boot-stratified t-test on logs: every boot ran every "
-            "order (shuffled within each repetition), so log figure ~ boot "
-            "+ [order == new] is fitted by least squares over the runs of "
-            "the two orders, and p is that of the t of the order's "
-            "coefficient on the residual degrees of freedom (a recommended "
-            "order against order 0 or the default: a stratum per boot and "
-            "thread count; the module cost: the setup against mod-off, "
-            "likewise" + ("; the adaptive policy: its runs against an "
-                          "order's, likewise" if self.policy_from else "")
-            + ").  With no spread at all, p = 1 for equal figures and "
-            "0 for different ones given 3 runs a side; with fewer than 2 "
-            "residual degrees of freedom there is no p and no '*'.  The A/B's "
-            "kernels ran in different boots: there p comes from Welch's "
-            "t-test on the logs of the boots' medians.",
-            f"%chg = (new - baseline) / baseline; baseline = order "
-            f"{self.orders[0]} unless stated: negative means fewer faults, "
-            f"fewer pages or a smaller figure.",
+            "Each order's figure in the tables is the median over all runs "
+            "of all boots (descriptive).",
+            "Every ratio, interval and mark comes from one estimator with "
+            "the boot as the replicate: each boot is summarised by the "
+            "median of its runs of a cell.  A kernel's orders and setups ran "
+            "interleaved in the same boots, so new/baseline is paired by "
+            "boot: d_b = log(new's median in boot b) - log(baseline's), "
+            "ratio = exp(mean d), its interval exp(mean d +- t(B - 1) * "
+            "sd(d) / sqrt(B)) for B boots, and p, two-sided, from the same t "
+            "(over several thread counts, each boot's logs are averaged "
+            "first: a geometric mean).  The A/B's kernels ran in different "
+            "boots: Welch's t on the boots' median logs, its interval from "
+            "the same t (Welch-Satterthwaite df).  With no spread at all "
+            "(counts), p = 1 for equal figures and 0 for different ones "
+            "given 3 boots (a side), the interval the point; with fewer than "
+            "2 boots, no interval and no p.",
+            f"The printed {CONF:.0%} intervals are unadjusted.  %chg = (new "
+            f"- baseline) / baseline; baseline = order {self.orders[0]} "
+            "unless stated: negative means fewer faults, fewer pages or a "
+            "smaller figure.",
             f"'*' marks a change whose Holm-adjusted p over all {ncmp} "
             f"marked comparisons of this report is < {ALPHA} AND whose size "
             f"is at least {MIN_EFFECT:.0%} (the minimum effect that counts); "
-            "'~' any other.  Fault and page rows are medians of counts and "
-            "their %chg is not tested.",
+            "'~' any other: a '*' always has an interval that excludes 1, "
+            "and a '~' may too (not shown after Holm's adjustment).  Fault "
+            "and page rows are medians of counts and their %chg is not "
+            "tested.",
+            f"Equivalence within +-{AB_MARGIN:.0%} (the A/B, the module "
+            "cost, the anon control): two one-sided tests at "
+            f"{(1 - AB_CONF) / 2:.0%} from the same t, i.e. the "
+            f"{AB_CONF:.0%} interval inside [{1 - AB_MARGIN:g}, "
+            f"{1 + AB_MARGIN:g}].",
         ]
-        if any(len(b) == 1 for b in st.boots.values()):
-            one = [label for label, b in st.boots.items() if len(b) == 1]
-            text.append(f"Only one boot of {', '.join(one)}: its intervals "
-                        "and p-values are within-boot only (no boot-to-boot "
-                        "variation).")
+        one = [label for label, v in st.unit.items() if v == "rep"]
+        if one:
+            text.append(f"Only one boot of {', '.join(one)}: its repetitions "
+                        "take the boots' place, so its intervals and p-values "
+                        "are within-boot only (no boot-to-boot variation).")
         for t in text:
             out += para(t, "  ")
         out += para(
@@ -1183,7 +1200,11 @@ class Report:
             "measured mappings' Rss (mmap-pread: summed over its tasks' "
             "mappings; sparse: over its passes); teardown = the munmap "
             "after the work, included in the figure; fixed = creating and "
-            "joining the threads or tasks, excluded from it.")
+            "joining the threads or tasks, excluded from it; distinct read "
+            "(where counted) = the distinct pages the work read, summed "
+            "over its passes; unread = pages of the measured mappings "
+            "mapped at the end of a pass but never read, summed over the "
+            "passes.")
         if self.policy_from:
             starts = ", ".join(map(str, sorted(set(self.policy_from.values()))))
             out += para(
@@ -1214,7 +1235,7 @@ class Report:
                      f"{nr} runs per order" if len(per) == 1 else
                      f"{nb} boots, {nr} runs per order")
             if nb == 1:
-                boots += " (CI within-boot only)"
+                boots += " (CI within-boot only: reps as the replicate)"
         else:
             boots = "runs (boots) per order: " + ", ".join(
                 f"{o}: {cells[o]['shape'][1]} ({cells[o]['shape'][0]})"
@@ -1257,10 +1278,16 @@ class Report:
             row("fa-mapped pages", [fmt_int(get[o]["fa_mapped"]) for o in cols])
         if any(get[o]["mapped"] for o in cols):
             row("pages mapped (Rss)", [fmt_int(get[o]["mapped"]) for o in cols])
+        if any(get[o]["distinct"] > 0 for o in cols):
+            row("distinct pages read", [fmt_int(get[o]["distinct"]) for o in cols])
+        if any(get[o]["unread"] >= 0 for o in cols):
+            row("unread (mapped, not read)", [
+                fmt_int(get[o]["unread"]) if get[o]["unread"] >= 0 else "-"
+                for o in cols])
         sc = u["scale"]
         row(f"{u['unit']} (median)", [fmt_fig(get[o]["ns"] * sc) for o in cols])
         if base in cols and many:
-            row(f"  ratio to order {base}", [
+            row(f"  ratio to order {base}", [  # boot-level (benchstats)
                 "1" if o == base else fmt_ratio(get[o]["ratio"].est) for o in cols])
             row(f"  {CONF:.0%} CI", [
                 "" if o == base else get[o]["ratio"].ci() for o in cols])
@@ -1309,9 +1336,9 @@ class Report:
         out += para(
             f"perf stat, each run under perf stat -e "
             f"{','.join(self.perf['events'])}: a count covers {PERF_COVERS}.  "
-            "The median over the runs with its "
-            f"{CONF:.0%} percentile interval from the header's hierarchical "
-            "bootstrap (descriptive: no ratios, no marks).  task-clock: the "
+            "The median over the runs, with the "
+            f"{CONF:.0%} t interval of the geometric mean of the boots' "
+            "medians (descriptive: no ratios, no marks).  task-clock: the "
             "CPU time of the process, its threads and children, in ms per "
             "run (perf prints msec to 10 us); page-faults per run, beside "
             "the tables' faults of the timed work (minor + major): the rest "
@@ -1400,18 +1427,38 @@ class Report:
         return said
 
     def render_recs(self, recs, out):
-        out += para(f"Recommendations: best = the smallest figure (geometric "
-                    f"mean of the medians over the thread counts); "
-                    f"recommended = the smallest order near the best: its "
-                    f"ratio to the best is below {1 + MIN_EFFECT:g} (the "
-                    f"{MIN_EFFECT:.0%} minimum effect), with that ratio's "
-                    f"{CONF:.0%} interval.  Then the pages that the "
-                    "recommended order maps against the best and the default "
-                    "order (Rss, or fa-mapped where there is no Rss), the "
-                    "memory that a larger order costs.")
+        out += para(f"Recommendations: best = the smallest figure (the "
+                    f"boot-level geometric mean of the boots' medians, over "
+                    f"the thread counts too); recommended = the smallest order"
+                    f" shown near the best: the {CONF:.0%} interval of its "
+                    f"ratio to the best lies below {1 + MIN_EFFECT:g} (at most "
+                    f"the {MIN_EFFECT:.0%} minimum effect worse; the best "
+                    f"itself is, so with intervals too wide for any other it "
+                    f"is the best).  Each is 'stable' when recomputing it "
+                    f"with each boot left out in turn gives the same order, "
+                    f"'UNSTABLE' with the orders it moves to otherwise: then "
+                    f"a rerun may well give another (not assessed below 3 "
+                    f"boots).  Then the pages that the recommended order maps "
+                    "against the best and the default order (Rss, or "
+                    "fa-mapped where there is no Rss), the memory that a "
+                    "larger order costs.")
         for rec in recs:
             out.append("  " + self.rec_line(rec))
         out.append("")
+
+    @staticmethod
+    def stab(rec, what, short=False):
+        """A verdict's stability ("best" or "rec"), in words."""
+        ok = rec.get(f"{what}_stable")
+        if ok is None:
+            return "?" if short else (f"stability not assessed "
+                                      f"({rec.get('boots', 0)} {rec.get('unit', 'boot')}s)")
+        if ok:
+            return "" if short else "stable"
+        moves = ",".join(map(str, rec[f"{what}_moves"]))
+        return (f"?{moves}" if short else
+                f"UNSTABLE: leaving one {rec.get('unit', 'boot')} out gives "
+                f"{'order' if len(rec[f'{what}_moves']) == 1 else 'orders'} {moves}")
 
     def rec_line(self, rec):
         """The recommendations section's line for a workload."""
@@ -1419,16 +1466,16 @@ class Report:
         if "note" in rec:
             return f"{w}: no recommendation ({rec['note']})"
         best, o = rec["best"], rec["recommended"]
-        s = f"{w}: best order {best}, recommend {o}"
+        s = (f"{w}: best order {best}{Cmp.flag} ({self.stab(rec, 'best')}), "
+             f"recommend {o}{Cmp.flag} ({self.stab(rec, 'rec')})")
         same = ", ".join(map(str, rec["near_best"]))
         if len(rec["near_best"]) == 1:
-            s += " (no other order is near the best)"
-        elif o == best:
-            s += f" (near the best: {same})"
-        else:
-            c = rec["to_best"]
-            s += (f" (to the best {c.ratio_text()} {c.chg():+.2f}%; "
-                  f"near the best: {same})")
+            s += "; no other order is shown near the best"
+        c = rec["to_best"]
+        if o != best:
+            s += f"; to the best {c.ratio_text()} {c.chg():+.2f}%"
+        if len(rec["near_best"]) > 1:
+            s += f"; shown near the best: {same}"
         if "to_base" in rec:
             s += f"; vs order {rec['base']} {rec['to_base'].text()}"
         else:
@@ -1443,6 +1490,29 @@ class Report:
         if pages:
             s += f"; pages mapped: {pages}"
         return s
+
+    def render_margins(self, margins, out):
+        u = self.u
+        out += para(f"Margins per fault: where the faults are the lever (the "
+                    f"minor faults vary with the order), what +-"
+                    f"{MIN_EFFECT:.0%} of the figure is per minor fault "
+                    f"(figure x {MIN_EFFECT:.0%} / minor faults, at the "
+                    f"default order {self.default}, else the baseline), beside"
+                    f" the cost model's fitted cost of a fault (b, {u['raw']} "
+                    "per fault; the workload's own fit and the pooled one): "
+                    f"an equivalence within +-{MIN_EFFECT:.0%} is one within "
+                    "that many per fault.")
+        for m in margins:
+            b = "; ".join(f"{name} b = {v[0]:,.0f} [{v[1]:,.0f}, {v[2]:,.0f}]"
+                          f" ({m['per_fault'] / v[0]:.0%} of it)"
+                          for name, v in (("own", m["b"]), ("pooled", m["b_pooled"]))
+                          if v and v[0] > 0)
+            out.append(f"  {m['workload']:26} {who(m['workload'], m['threads']):9}:"
+                       f" +-{MIN_EFFECT:.0%} = {m['per_fault']:,.0f} {u['raw']} "
+                       f"per fault at order {m['order']} ({fmt_fig(m['figure'] * u['scale'])}"
+                       f" {u['unit']} x {MIN_EFFECT:.0%} / {fmt_int(m['minflt'])} "
+                       f"minor faults)" + (f"; {b}" if b else "; no fitted b"))
+        out.append("")
 
     def rec_pages(self, rec, short=False):
         """Pages mapped at the recommended order vs the best and the
@@ -1483,46 +1553,59 @@ class Report:
     def control_line(self, ctl):
         if ctl is None:
             return f"no {CONTROL} runs: no control"
-        if ctl["verdict"] is None:
+        if ctl.get("verdict") is None:
             return f"{CONTROL}: only one order: no control"
-        t, o, c = ctl["worst"]
-        worst = (f"{fmt_ratio(c.est)} [{fmt_ratio(c.lo)}, "
-                 f"{fmt_ratio(c.hi)}] at order {o}, {who(CONTROL, t)}")
+        t, o, c, e = ctl["worst"]
+        worst = (f"{c.ratio_text()} ({c.chg():+.2f}%; {AB_CONF:.0%} "
+                 f"[{fmt_ratio(e.lo)}, {fmt_ratio(e.hi)}]) at order {o}, "
+                 f"{who(CONTROL, t)}")
         n, m = len(ctl["cmps"]), f"+-{AB_MARGIN:.0%}"
-        what = (f"{n} {AB_CONF:.0%} CIs checked (unadjusted; every order "
-                f"against order {self.orders[0]}, per thread count)")
+        what = (f"{n} orders tested against order {self.orders[0]} (per thread "
+                f"count, in the Holm family), {ctl['inside']} equivalent within {m}")
         if ctl["verdict"] == "holds":
-            return (f"{CONTROL}: control holds: {what}, all inside {m} "
-                    f"(worst interval: {worst})")
+            return f"{CONTROL}: control holds: {what}, all of them (largest: {worst})"
         if ctl["verdict"] == "moves":
-            return (f"{CONTROL}: control MOVES: {what}, {ctl['moved']} "
-                    f"wholly outside {m} (worst interval: {worst})")
+            return (f"{CONTROL}: control MOVES: {what}; {ctl['rejected']} "
+                    f"Holm-adjusted rejection(s), {ctl['outside']} ratio(s) "
+                    f"outside {m} (largest: {worst}); every verdict is flagged "
+                    f"'{FLAG}'")
         # Neither: intervals too wide to show it holds, none clear of it.
-        return (f"{CONTROL}: control inconclusive: {what}, {ctl['inside']} "
-                f"inside {m}, none wholly outside (too few runs to show it "
-                f"holds; worst interval: {worst})")
+        return (f"{CONTROL}: control inconclusive: {what}, no rejection and no "
+                f"ratio outside {m} (too few boots to show it holds; largest: "
+                f"{worst})")
+
+    def moved_line(self, ctl):
+        """The header's line when the control moved."""
+        t, o, c, _ = ctl["worst"]
+        return (f"CONTROL MOVED: {CONTROL}, which no order touches, moves by "
+                f"{c.chg():+.2f}% {c.ci()} at order {o} ({who(CONTROL, t)}) "
+                f"against order {self.orders[0]}: {ctl['rejected']} "
+                f"Holm-adjusted rejection(s) and {ctl['outside']} ratio(s) "
+                f"outside +-{AB_MARGIN:.0%} of {len(ctl['cmps'])}.  Something "
+                f"besides the order moves the figure (the boot, the host, the "
+                f"order of runs), so every verdict below (marks, best, "
+                f"recommended, A/B, module cost) is flagged '{FLAG}'.  The run "
+                "is not failed: its data stay for a reader to judge, and a "
+                "rerun is the remedy.")
 
     def render_mod(self, mods, out):
         boots = sorted({r["boot"] for r in self.modruns})
         out += para(f"Module cost at order {mods[0]['order']}: "
                     f"{self.u['name']} with mod_faultaround loaded / not "
-                    "loaded: Hodges-Lehmann ratio with its exact Mann-Whitney "
-                    f"{AB_CONF:.0%} interval over the interleaved runs of "
-                    f"{len(boots)} boot(s), pooled (within-boot precision), "
-                    f"and the verdict: 'equivalent within +-{AB_MARGIN:.0%}' "
-                    f"when it lies in [{1 - AB_MARGIN:.2f}, "
-                    f"{1 + AB_MARGIN:.2f}], 'differs from 1' when it excludes "
-                    f"1, 'costs at most +{AB_MARGIN:.0%}' when only its top "
-                    "is inside; then the bootstrap ratio of medians with its "
-                    f"{CONF:.0%} interval and %chg, marked from the "
-                    "boot-stratified t-test on logs against mod-off.")
+                    f"loaded, paired by boot over {len(boots)} boot(s) (the "
+                    "setups ran interleaved in them): the ratio with its "
+                    f"{CONF:.0%} interval and %chg, marked as the orders; its "
+                    f"{AB_CONF:.0%} interval from the same t, and the "
+                    f"verdict: 'equivalent within +-{AB_MARGIN:.0%}' when "
+                    f"that lies in [{1 - AB_MARGIN:.2f}, {1 + AB_MARGIN:.2f}], "
+                    "'differs' when marked '*', 'costs at most "
+                    f"+{AB_MARGIN:.0%}' when only its top is inside, "
+                    "'inconclusive' otherwise.")
         for m in mods:
-            est, lo, hi = m["hl"]
-            hl = (f"{est:.4f}" if lo is None else
-                  f"{est:.4f} [{lo:.4f}, {hi:.4f}]")
+            e = m["tost"]
             out.append(f"  {m['workload']:15} {who(m['workload'], m['threads']):9}, "
-                       f"{m['name']:13}: {hl} ({(est - 1) * 100:+.2f}%, "
-                       f"{m['verdict']}); bootstrap {m['boot'].text()}")
+                       f"{m['name']:13}: {m['boot'].text()}; {AB_CONF:.0%} "
+                       f"[{fmt_ratio(e.lo)}, {fmt_ratio(e.hi)}]: {m['verdict']}")
         out.append("")
 
     def render_ab(self, abl, out):
@@ -1530,37 +1613,87 @@ class Report:
         out += para(f"A/B: {self.label}/{other} of the figure "
                     f"({self.u['name']}), per workload, thread count and "
                     "order both ran.")
-        out += para(f"boots: Hodges-Lehmann ratio of the boots' medians with "
-                    f"its exact Mann-Whitney {AB_CONF:.0%} interval; the "
-                    f"verdict comes from it: 'equivalent within "
-                    f"+-{AB_MARGIN:.0%}' when it lies in [{1 - AB_MARGIN:.2f}, "
+        out += para(f"Welch's t on the logs of the boots' medians (the boot "
+                    f"is the unit: the kernels ran in different boots): the "
+                    f"ratio with its {CONF:.0%} interval and %chg, marked as "
+                    f"the orders; its {AB_CONF:.0%} interval from the same t, "
+                    f"and the verdict: 'equivalent within +-{AB_MARGIN:.0%}' "
+                    f"when that lies in [{1 - AB_MARGIN:.2f}, "
                     f"{1 + AB_MARGIN:.2f}] (two one-sided tests at "
-                    f"{(1 - AB_CONF) / 2:.0%}), 'differs from 1' when it "
-                    f"excludes 1 (two-sided, {1 - AB_CONF:.0%}), "
-                    "'inconclusive' when neither.", "  ")
-        out += para("runs: the same over all runs pooled (ignores "
-                    "boot-to-boot variation: within-boot precision only); per "
-                    "boot: the ratio of each boot's medians; bootstrap: the "
-                    f"ratio of medians with its {CONF:.0%} interval and %chg, "
-                    "marked from Welch's t-test on the logs of the boots' "
-                    "medians (the boot is the unit: the kernels ran in "
-                    "different boots).",
+                    f"{(1 - AB_CONF) / 2:.0%}), 'differs' when marked '*', "
+                    "'inconclusive' when neither.  per boot: the ratio of "
+                    "each pair of alternating boots' medians (descriptive).",
                     "  ")
         for a in abl:
-            est, lo, hi = a["boots"]
-            said = (f"{est:.4f} [{lo:.4f}, {hi:.4f}] {a['verdict']}"
-                    if lo is not None else
-                    f"{est:.4f}, no {AB_CONF:.0%} interval from "
-                    f"{a['nboots'][0]}/{a['nboots'][1]} boots")
-            pest, plo, phi = a["runs"]
-            pooled = (f"{pest:.4f} [{plo:.4f}, {phi:.4f}]" if plo is not None
-                      else f"{pest:.4f}")
+            e = a["tost"]
             out.append(f"  {a['workload']:15} {who(a['workload'], a['threads']):9}"
-                       f" order {a['order']}: boots {said}; runs {pooled} "
-                       f"n={a['n'][0]}/{a['n'][1]}; per boot "
-                       f"{' '.join(f'{x:.4f}' for x in a['per_boot'])}; "
-                       f"bootstrap {a['boot'].text()}")
+                       f" order {a['order']}: {a['boot'].text()}; "
+                       f"{AB_CONF:.0%} [{fmt_ratio(e.lo)}, {fmt_ratio(e.hi)}]: "
+                       f"{a['verdict']}; boots {a['nboots'][0]}/{a['nboots'][1]}, "
+                       f"runs {a['n'][0]}/{a['n'][1]}; per boot "
+                       f"{' '.join(f'{x:.4f}' for x in a['per_boot'])}")
         out.append("")
+
+    def render_calib(self, cal):
+        """The A/A's header lines: each verdict type's false positives."""
+        def r(x):
+            if not x["n"]:
+                return "none tested"
+            said = (f"{x['k']} of {x['n']}, {x['rate']:.1%} [{x['lo']:.1%}, "
+                    f"{x['hi']:.1%}] (Clopper-Pearson 95%) against nominal "
+                    f"{x['nominal']:.0%}: {x['status']}")
+            if x["status"] == "EXCEEDS":
+                said += (" nominal: this method must be fixed before any of "
+                         "its verdicts is quoted")
+            return said
+
+        other = self.sets[1][0]
+        out = para(f"A/A calibration: '{self.label}' and '{other}' are the "
+                   "same kernel, booted alternately, so every difference "
+                   "between them is noise and every verdict of a difference "
+                   "a false positive.  Rows share boots (not independent): the "
+                   "intervals are a guide.")
+        out += para(f"A/B rows, Welch p < {ALPHA} unadjusted (the test "
+                    f"itself): {r(cal['ab_unadjusted'])}", "  ")
+        k, n = cal["ab_marked"]["k"], cal["ab_marked"]["n"]
+        out += para(f"A/B rows marked '*' / 'differs' (Holm over the report,"
+                    f" at least {MIN_EFFECT:.0%}): {k} of {n}"
+                    + ("" if not k else "; any is a family-wise false "
+                       f"positive, which Holm keeps below {ALPHA:.0%} a "
+                       "report"), "  ")
+        out += para(f"A/B rows equivalent within +-{AB_MARGIN:.0%} (TOST, "
+                    f"correct here): {cal['ab_equivalent']} of "
+                    f"{cal['ab_rows']}; inconclusive {cal['ab_inconclusive']};"
+                    f" wholly outside +-{AB_MARGIN:.0%} (false) "
+                    f"{cal['ab_outside']}", "  ")
+        out += para(f"Within a kernel, where no order applies (anon, @huge), "
+                    f"every order against order {self.orders[0]}, both "
+                    f"labels, paired p < {ALPHA} unadjusted: "
+                    f"{r(cal['paired_unadjusted'])}; equivalent within "
+                    f"+-{AB_MARGIN:.0%}: {cal['paired_equivalent']} of "
+                    f"{cal['paired_rows']}", "  ")
+        for what, rows in cal["split"].items():
+            if not rows:
+                out += para(f"Split halves, {what} order: none (fewer than 2 "
+                            "orders)", "  ")
+                continue
+            same = sum(x["A"] == x["B"] for x in rows)
+            both = [x for x in rows if x["stable"] == (True, True)]
+            bad = [x for x in both if x["A"] != x["B"]]
+            differ = ", ".join(f"{x['workload']} {x['A']}/{x['B']}"
+                               + ("" if x["stable"] == (True, True) else
+                                  " (marked unstable)" if False in x["stable"]
+                                  else " (not assessed)")
+                               for x in rows if x["A"] != x["B"])
+            out += para(f"Split halves, {what} order ({self.label}'s own "
+                        f"against {other}'s): the same for {same} of "
+                        f"{len(rows)} workloads"
+                        + (f" (differ: {differ})" if differ else "")
+                        + f"; of the {len(both)} marked stable in both, "
+                        f"{len(bad)} differ"
+                        + (": the stability mark FAILED there" if bad else ""),
+                        "  ")
+        return out
 
     def render_adaptive(self, adapt, out):
         """The summary's first section: the adaptive policy, a line per
@@ -1571,22 +1704,23 @@ class Report:
         text = (
             f"Adaptive: mod_faultaround's adaptive policy against the fixed "
             f"orders, per workload and thread count.  ratio = adaptive / "
-            f"other: the ratio of the medians of {u['name']} ('{u['unit']}'), "
-            f"below 1 when adaptive is better, with its {CONF:.0%} percentile "
-            f"interval from the hierarchical bootstrap of the header ({BOOT_B:,}"
-            f" resamples of the boots, then of the runs within each); %chg = "
+            f"other of {u['name']} ('{u['unit']}'), paired by boot as in the "
+            f"header, below 1 when adaptive is better, with its {CONF:.0%} "
+            f"interval; %chg = "
             f"(new - baseline) / baseline, adaptive the new.  best = the fixed "
-            f"order with the smallest median at that thread count: 'within "
+            f"order with the smallest boot-level figure at that thread count: 'within "
             f"{ADAPT_BEST:.0%} of the best' when the interval's top is <= "
             f"{1 + ADAPT_BEST:g}, 'NOT within {ADAPT_BEST:.0%}' when its bottom "
             f"is above, 'inconclusive at {ADAPT_BEST:.0%}' otherwise (no mark: "
             f"the best is picked from the same runs).  default = order "
             f"{starts}, where the policy starts (the kernel's default), marked "
-            f"as in the header.  pages/touched = pages mapped per page touched"
-            f" (exec, dynexec: per program start): Rss, or where there is "
-            f"none, faults + fa-mapped (the median over the runs of minor "
-            f"and major faults and fa-mapped pages: each fault's page and "
-            f"those mapped around it)")
+            f"as in the header.  pages/read = pages mapped per distinct page "
+            f"read where the runs count those, else pages/touched, per page "
+            f"touched (repeats count; exec, dynexec: per program start): Rss,"
+            f" or where there is none, faults + fa-mapped (the median over "
+            f"the runs of minor and major faults and fa-mapped pages: each "
+            f"fault's page and those mapped around it); unread = pages mapped"
+            f" but never read, where measured")
         text += (f"; sparse's goal is at most {SPARSE_GOAL:g}." if "sparse" in names
                  else ".")
         if "mixed" in names:
@@ -1597,8 +1731,8 @@ class Report:
             m = ADAPT_MARGIN
             text += (f"  Where no order applies (anon, @huge): equivalent to "
                      f"off within +-{m:.0%} when the {AB_CONF:.0%} interval "
-                     f"of adaptive / default, the percentile bootstrap's as "
-                     f"for the anon control (two one-sided tests at "
+                     f"of adaptive / default, from the same t, as for the "
+                     f"anon control (two one-sided tests at "
                      f"{(1 - AB_CONF) / 2:.0%}), lies in [{1 - m:g}, {1 + m:g}],"
                      f" different when wholly outside it, inconclusive "
                      f"otherwise.")
@@ -1606,12 +1740,14 @@ class Report:
         for a in adapt:
             w, b = a["workload"], a["to_best"]
             s = (f"  {w:26} {who(w, a['threads']):9}: vs best order {a['best']} "
-                 f"{b.ratio_text()} {b.chg():+.2f}%, {a['best_verdict']}; ")
+                 f"{b.ratio_text()} {b.chg():+.2f}%, {self.flag(a['best_verdict'])}; ")
             s += (f"vs default {a['from']} {a['to_default'].text()}"
                   if "to_default" in a else f"default {a['from']} not swept")
             if "per_page" in a:
-                s += (f"; pages/touched {fmt_ratio(a['per_page'])} "
+                s += (f"; pages/{a['per']} {fmt_ratio(a['per_page'])} "
                       f"({a['pages_kind']})")
+            if "unread" in a:
+                s += f", unread {fmt_int(a['unread'])}"
             if "goal" in a:
                 s += (f", <= {SPARSE_GOAL:g}: meets the goal" if a["goal"] else
                       f", above {SPARSE_GOAL:g}: MISSES the goal")
@@ -1626,32 +1762,43 @@ class Report:
             if "equiv" in a:
                 e = a["equiv"]
                 s += (f"; vs default {a['from']} at {AB_CONF:.0%} "
-                      f"{e.ratio_text()}: {a['equiv_verdict']}")
+                      f"[{fmt_ratio(e.lo)}, {fmt_ratio(e.hi)}]: "
+                      f"{self.flag(a['equiv_verdict'])}")
             out.append(s)
             if "to_each" in a:
                 out.append("    adaptive / order: " + ", ".join(
                     f"{o}: {c.ratio_text()}" for o, c in a["to_each"].items()))
 
     def render_summary(self, recs, fits, pooled, ctl, cross, mods, abl,
-                       adapt):
+                       adapt, margins=()):
         u, out = self.u, ["Summary", "======="]
         if adapt:
             self.render_adaptive(adapt, out)
+        if ctl and ctl.get("verdict") == "moves":
+            out += para(self.moved_line(ctl))
         out += para(f"Figure: {u['name']}, printed as '{u['unit']}'; ratios "
-                    f"of medians with {CONF:.0%} percentile-bootstrap "
-                    "intervals; marks from Holm-adjusted boot-stratified "
-                    "t-tests on logs (A/B: Welch's on the boots' medians), as "
-                    "in the header.")
+                    f"with unadjusted {CONF:.0%} t intervals, boots as the "
+                    "replicate (paired by boot; A/B: Welch's on the boots' "
+                    "medians); marks from the same t, Holm-adjusted, as in "
+                    "the header.")
         if len(self.orders) < 2:
             out.append(f"Orders: only order {self.orders[0]} was run: no "
                        "recommendation.")
         if recs:
-            out += para(f"Orders: best = the smallest figure (geometric mean "
-                        f"over the thread counts); rec = the smallest order "
-                        f"whose ratio to the best is below "
-                        f"{1 + MIN_EFFECT:g}; pages mapped at rec/best/default.")
+            out += para(f"Orders: best = the smallest figure (boot-level "
+                        f"geometric mean over the thread counts); rec = the "
+                        f"smallest order whose ratio to the best has its "
+                        f"{CONF:.0%} interval below {1 + MIN_EFFECT:g}; 'N "
+                        f"(or M)': UNSTABLE, leaving one boot out gives M; "
+                        f"'N (?)': stability not assessed (fewer than 3 "
+                        f"boots); pages mapped at rec/best/default.")
             d = self.default
-            out.append(f"  {'workload':26}{'best':>5}{'rec':>5}  "
+
+            def pick(rec, what, key):
+                s = self.stab(rec, what, short=True)
+                return (f"{rec[key]}{Cmp.flag}" + (" (?)" if s == "?" else
+                                                   f" (or {s[1:]})" if s else ""))
+            out.append(f"  {'workload':26}{'best':>12}{'rec':>12}  "
                        f"{'rec / order ' + str(self.orders[0]):36}"
                        f"{'rec / default ' + str(d):36}"
                        f"pages mapped, rec/best/default {d}")
@@ -1666,7 +1813,8 @@ class Report:
                     return (f"{c.ratio_text()} {c.chg():+.2f}% {c.mark()}"
                             if c else "1 (same order)" if key == "to_base" or
                             rec["recommended"] == d else "not swept")
-                out.append(f"  {w:26}{rec['best']:>5}{rec['recommended']:>5}  "
+                out.append(f"  {w:26}{pick(rec, 'best', 'best'):>12}"
+                           f"{pick(rec, 'rec', 'recommended'):>12}  "
                            f"{cell('to_base'):36}{cell('to_default'):36}"
                            f"{self.rec_pages(rec, short=True) or '-'}")
         out.append("Control: " + self.control_line(ctl))
@@ -1683,17 +1831,26 @@ class Report:
                      if any(res is p for p in pooled) else [])
             out.append(f"  {res['what']}: {cost_text(res, u)}"
                        + "".join(f"; {e}" for e in extra))
+        if margins:
+            out += para(f"Margins per fault (+-{MIN_EFFECT:.0%} of the figure "
+                        "/ minor faults; the fitted b): " + "; ".join(
+                            f"{m['workload']}/{m['threads']} "
+                            f"{m['per_fault']:,.0f}" + (
+                                f" ({m['per_fault'] / (m['b'] or m['b_pooled'])[0]:.0%} of b)"
+                                if (m["b"] or m["b_pooled"]) and
+                                (m["b"] or m["b_pooled"])[0] > 0 else "")
+                            for m in margins) + f" {u['raw']} per fault")
         out.append(f"{self.cross}: {cross}")
         if mods:
-            out.append(f"Module cost at order {mods[0]['order']} (Hodges-Lehmann"
-                       f" {AB_CONF:.0%} verdicts, workload/threads):")
+            out.append(f"Module cost at order {mods[0]['order']} (paired by "
+                       f"boot, TOST {AB_CONF:.0%} verdicts, workload/threads):")
             for setup in ("mod-idle", "mod-256"):
                 these = [m for m in mods if m["setup"] == setup]
                 if these:
                     out.append(f"  {setup}: " + self.verdict_groups(these))
         if abl:
-            out.append(f"A/B {self.label}/{self.sets[1][0]} (boot-level "
-                       f"Hodges-Lehmann {AB_CONF:.0%} verdicts, "
+            out.append(f"A/B {self.label}/{self.sets[1][0]} (Welch on the "
+                       f"boots, TOST {AB_CONF:.0%} verdicts, "
                        "workload/threads@order):")
             out.append("  " + self.verdict_groups(abl))
         return out
@@ -1705,7 +1862,7 @@ class Report:
         groups = defaultdict(list)
         orders = {m["order"] for m in items}
         for m in items:
-            est = (m["hl"] if "hl" in m else m["boots"])[0]
+            est = m["boot"].est
             name = f"{m['workload']}/{m['threads']}"
             if len(orders) > 1:
                 name += f"@{m['order']}"
@@ -1784,8 +1941,8 @@ class Report:
                        "pages mapped ahead (fa-mapped)")
         nb = len(self.st.boots[self.label])
         title = (f"fault-around: {w} (points: medians over all runs of {nb} "
-                 f"boot(s); error bars: {CONF:.0%} hierarchical bootstrap "
-                 f"interval of the median, seed {SEED})")
+                 f"boot(s); error bars: {CONF:.0%} t interval of the "
+                 f"geometric mean of the boots' medians)")
         xtics = "set xtics 1"
         if marked:
             title += (f"\\n{ADAPTIVE}: the adaptive policy (from order "
@@ -1822,27 +1979,23 @@ unset multiplot
         dat = os.path.join(outdir, "ab.dat")
         with open(dat, "w") as f:
             for a in abl:
-                est, lo, hi = a["boots"]
-                c = a["boot"]
-                f.write(f"\"{a['workload']}/{a['threads']}@{a['order']}\" {est} "
-                        f"{lo if lo is not None else 'NaN'} "
-                        f"{hi if hi is not None else 'NaN'} "
-                        f"{c.est} {c.lo} {c.hi}\n")
+                c, e = a["boot"], a["tost"]
+                f.write(f"\"{a['workload']}/{a['threads']}@{a['order']}\" {c.est} "
+                        f"{e.lo} {e.hi} {c.est} {c.lo} {c.hi}\n".replace("nan", "NaN"))
         png = os.path.join(outdir, "ab.png")
         other = self.sets[1][0]
         # Show the margin's lines whatever the intervals.
-        ends = [x for a in abl for x in (a["boots"][1], a["boots"][2],
+        ends = [x for a in abl for x in (a["tost"].lo, a["tost"].hi,
                                          a["boot"].lo, a["boot"].hi)
-                if x is not None and x == x]
+                if x == x]
         lo = min(ends + [1 - 1.5 * AB_MARGIN])
         hi = max(ends + [1 + 1.5 * AB_MARGIN])
         title = (f"A/B {self.label}/{other} of {self.u['name']}, per "
-                 "workload/threads@order\\nerror bars: boot-level "
-                 f"Hodges-Lehmann {AB_CONF:.0%} interval (the verdict's) and"
-                 f"\\n{CONF:.0%} hierarchical bootstrap interval of the ratio "
-                 f"of medians; gray lines: 1 +- {AB_MARGIN:.0%}")
-        hl, bs = f"Hodges-Lehmann, boots ({AB_CONF:.0%})", \
-            f"bootstrap ratio of medians ({CONF:.0%})"
+                 "workload/threads@order\\nerror bars: Welch t on the boots' "
+                 f"median logs, {AB_CONF:.0%} (the equivalence verdict's) and"
+                 f"\\n{CONF:.0%} (the mark's, unadjusted); gray lines: 1 +- "
+                 f"{AB_MARGIN:.0%}")
+        hl, b95 = f"Welch, boots ({AB_CONF:.0%})", f"Welch, boots ({CONF:.0%})"
         gp = f"""
 set terminal png size {max(900, 60 * len(abl) + 200)},550
 set output '{png}'
@@ -1853,7 +2006,7 @@ set xtics rotate by -45 noenhanced
 set offsets 0.5, 0.5, 0, 0
 set key outside bottom center horizontal
 plot '{dat}' using ($0-0.12):2:3:4:xtic(1) with yerrorbars pt 7 title '{hl}', \\
-     '{dat}' using ($0+0.12):5:6:7 with yerrorbars pt 5 title '{bs}', \\
+     '{dat}' using ($0+0.12):5:6:7 with yerrorbars pt 5 title '{b95}', \\
      1 with lines lc 'black' notitle, \\
      {1 - AB_MARGIN} with lines dt 2 lc 'gray' title '1 +- {AB_MARGIN:.0%}', \\
      {1 + AB_MARGIN} with lines dt 2 lc 'gray' notitle
@@ -1889,6 +2042,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     ap.add_argument("--meta", action="append", default=[])
+    ap.add_argument("--aa", action="store_true",
+                    help="the two labels are one kernel (make bench AA=1)")
     ap.add_argument("runs", nargs="+")
     args = ap.parse_args()
 
@@ -1902,8 +2057,11 @@ def main():
     if any("=" not in m for m in args.meta):
         sys.exit("bench-report: --meta takes KEY=VALUE")
     meta = dict(m.split("=", 1) for m in args.meta)
-    u = units(meta.get("clock", "native"))
+    if args.aa and len(sets) != 2:
+        sys.exit("bench-report: --aa takes two labels, A=... B=...")
+    u = units(meta.get("clock", "native"), meta.get("qemu"))
     rep = Report(sets, meta, u)
+    rep.aa = args.aa
     if not rep.sweep:
         sys.exit("bench-report: no runs of setup 'sweep'")
 
@@ -1917,9 +2075,16 @@ def main():
     adapt = rep.adaptive(tables)
     allrows = [r for _, rs, _ in sets for r in rs]
     done, bad = crosscheck([r for r in allrows if r["setup"] == "sweep"])
+    margins = rep.margins(tables, fits, pooled)
     ncmp = rep.family.holm()
+    # After Holm: the control's verdict (which may flag every verdict),
+    # then the verdicts' words.
+    rep.control_verdict(ctl)
+    for x in mods + abl:
+        x["verdict"] = verdict(x)
+    calib = rep.calibrate(abl, tables) if args.aa else None
 
-    out = rep.header(ncmp)
+    out = rep.header(ncmp, ctl, calib)
     for w in rep.workloads:
         for t in rep.threads[w]:
             rep.render_table(tables[(w, t)], out)
@@ -1927,6 +2092,8 @@ def main():
              for t in rep.threads[w]] if rep.perf["counted"] else []
     rep.render_perf(tables, ptabs, out)
     rep.render_costs(fits, pooled, out)
+    if margins:
+        rep.render_margins(margins, out)
     if len(rep.orders) > 1:
         rep.render_recs(recs, out)
     else:
@@ -1956,7 +2123,7 @@ def main():
             out += ["A/B: no workload, thread count and order that both "
                     "kernels ran.", ""]
     out += rep.render_summary(recs if len(rep.orders) > 1 else [], fits,
-                              pooled, ctl, cross, mods, abl, adapt)
+                              pooled, ctl, cross, mods, abl, adapt, margins)
 
     os.makedirs(args.out, exist_ok=True)
     timed = {label: t for label, _, t in sets}
@@ -1974,7 +2141,7 @@ def main():
     if abl:
         pngs.append(rep.plot_ab(abl, args.out))
     summary = machine_summary(rep, recs, fits, pooled, ctl, done, bad, mods,
-                              abl, adapt, ptabs)
+                              abl, adapt, ptabs, margins, calib)
     units_json = {"clock": u["clock"], "figure": u["name"],
                   "printed_as": u["unit"], "printed_scale": u["scale"],
                   "cost_model_unit": u["raw"], "note": u["note"],
@@ -2026,25 +2193,35 @@ def jsonable(x):
 
 
 def machine_summary(rep, recs, fits, pooled, ctl, done, bad, mods, abl,
-                    adapt, ptabs):
+                    adapt, ptabs, margins=(), calib=None):
     """The summary's numbers, for scripts."""
     def nan(x):
         return None if x is None or x != x else x
 
-    out = {"bootstrap": {"resamples": rep.st.nres, "seed": SEED, "conf": CONF,
-                         "intervals": "percentile bootstrap",
-                         "p_values": "boot-stratified t-test on logs; A/B: "
-                         "Welch t-test on the boots' median logs",
-                         "comparisons_holm": rep.family.m,
-                         "comparisons_without_p": len(rep.family.cmps)
-                         - rep.family.m,
-                         "alpha": ALPHA, "min_effect": MIN_EFFECT},
+    def tost(e):
+        return {"conf": AB_CONF, "margin": e.margin, "lo": nan(e.lo),
+                "hi": nan(e.hi), "p": nan(e.p), "side": e.side}
+
+    out = {"statistics": {"estimator": "scripts/benchstats.py: boots as the "
+                          "replicate (a boot's median per cell); paired t on "
+                          "per-boot log ratios within a kernel, Welch t on the "
+                          "boots' median logs between two",
+                          "conf": CONF, "intervals": "unadjusted t",
+                          "replicate": rep.st.unit,
+                          "comparisons_holm": rep.family.m,
+                          "comparisons_without_p": len(rep.family.cmps)
+                          - rep.family.m,
+                          "alpha": ALPHA, "min_effect": MIN_EFFECT,
+                          "equivalence": {"margin": AB_MARGIN, "conf": AB_CONF}},
            "default_order": rep.default, "baseline_order": rep.orders[0],
-           "recommendation": {}, "cost_model": [], "ab": [], "module_cost": []}
+           "control_moved": Cmp.flag == FLAG,
+           "recommendation": {}, "cost_model": [], "ab": [], "module_cost": [],
+           "margins_per_fault": [dict(m) for m in margins]}
     for rec in recs:
         r = {k: v for k, v in rec.items() if k != "pages"}
         if "pages" in rec:
-            r["pages"] = {str(t): {str(o): {"rss": nan(v[0]), "fa_mapped": nan(v[1])}
+            r["pages"] = {str(t): {str(o): {"rss": nan(v[0]), "fa_mapped": nan(v[1]),
+                                            "distinct": nan(v[2]), "unread": nan(v[3])}
                                    for o, v in by.items()}
                           for t, by in rec["pages"].items()}
         out["recommendation"][rec["workload"]] = r
@@ -2053,30 +2230,33 @@ def machine_summary(rep, recs, fits, pooled, ctl, done, bad, mods, abl,
                                   for k, v in res.items() if k != "what"}
                                  | {"unit": rep.u["raw"]})
     if ctl is not None:
-        out["control"] = {"workload": CONTROL, "holds": ctl["holds"],
-                          "verdict": ctl["verdict"],
-                          "intervals": len(ctl["cmps"]),
-                          "inside": ctl.get("inside"),
-                          "outside": ctl.get("moved"),
+        out["control"] = {"workload": CONTROL, "holds": ctl.get("holds"),
+                          "verdict": ctl.get("verdict"),
+                          "tested": len(ctl["cmps"]),
+                          "equivalent": ctl.get("inside"),
+                          "holm_rejections": ctl.get("rejected"),
+                          "outside_margin": ctl.get("outside"),
                           "margin": AB_MARGIN, "conf": AB_CONF}
         if ctl.get("worst"):
-            t, o, c = ctl["worst"]
-            out["control"]["worst"] = {"threads": t, "order": o} | c.json()
+            t, o, c, e = ctl["worst"]
+            out["control"]["largest"] = ({"threads": t, "order": o} | c.json()
+                                         | {"tost": tost(e)})
     out["crosscheck"] = {"checked": len(done), "disagree": len(bad)}
     for m in mods:
         out["module_cost"].append({
             "workload": m["workload"], "threads": m["threads"],
             "order": m["order"], "setup": m["setup"], "verdict": m["verdict"],
-            "hl": {"ratio": m["hl"][0], "lo": m["hl"][1], "hi": m["hl"][2],
-                   "conf": AB_CONF},
-            "bootstrap": m["boot"]})
+            "ratio": m["boot"], "tost": tost(m["tost"])})
     for a in abl:
         out["ab"].append({
             "workload": a["workload"], "threads": a["threads"],
             "order": a["order"], "verdict": a["verdict"],
-            "boots_hl": {"ratio": a["boots"][0], "lo": a["boots"][1],
-                         "hi": a["boots"][2], "conf": AB_CONF},
-            "per_boot": a["per_boot"], "bootstrap": a["boot"]})
+            "ratio": a["boot"], "tost": tost(a["tost"]),
+            "per_boot": a["per_boot"]})
+    if calib:
+        out["aa_calibration"] = {k: ({kk: nan(vv) for kk, vv in v.items()}
+                                     if isinstance(v, dict) and k != "split"
+                                     else v) for k, v in calib.items()}
     perf = rep.perf_line()
     if perf:	# absent where no perf stat was asked for (QEMU)
         out["perf_stat"] = {

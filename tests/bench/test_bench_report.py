@@ -1,0 +1,238 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""bench-report.py end to end on synthetic sweeps (make bench-stats).
+
+make_sweep() writes one CSV per boot as tests/bench/sweep.sh prints them:
+every workload, thread count and order, each repetition's orders
+shuffled, the counters consistent with Rss (the cross-check), the figure
+a cost model times a boot offset, a boot x order term and run noise.
+The tests run the report on them and check what it says: every mark
+agrees with its interval, a moving control flags every verdict, a
+borderline recommendation is marked unstable, the A/A prints its
+calibration, CLOCK=wall names the accelerator, the new columns show, and
+bench-shape.py still reads results.csv.
+
+    test_bench_report.py --make DIR [--aa]	# just write a sweep into DIR
+"""
+import csv
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPTS = os.path.join(HERE, "..", "..", "scripts")
+REPORT = os.path.join(SCRIPTS, "bench-report.py")
+SHAPE = os.path.join(SCRIPTS, "bench-shape.py")
+COLUMNS = ("workload,threads,order,setup,rep,minflt,majflt,ns,pages,mapped,"
+           "fa_calls,fa_mapped,fixed_ns,teardown_ns,distinct,unread").split(",")
+P = 3840	# pages of the file
+WORKLOADS = (("seq", 1), ("rand", 1), ("sparse", 1), ("mmap-pread-seq", 1),
+             ("mmap-pread-seq", 2), ("mmap-pread-seq@huge", 1), ("anon", 1),
+             ("exec", 1))
+
+
+def counts(w, t, o):
+    """minflt, pages, mapped, fa_calls, fa_mapped, distinct, unread."""
+    win = 2 ** o
+    if w == "sparse":
+        calls = 540 if o else 0
+        return 540, 540, 540 * win, calls, 540 * (win - 1), 540, 540 * (win - 1)
+    if w in ("anon", "mmap-pread-seq@huge"):
+        m = P if w == "anon" else P // 512
+        return m, P, P * t, 0, 0, -1 if w == "anon" else P, -1
+    if w == "exec":
+        m = int(1000 / 2 ** (o / 2))
+        return m, 20, 0, m if o else 0, (3000 - m) if o else 0, -1, -1
+    m = t * P // win
+    distinct = int(0.63 * P) if w == "rand" else P
+    return (m, P, t * P, m if o else 0, (t * P - m) if o else 0,
+            distinct * t, (P - distinct) * t)
+
+
+def make_sweep(out, name, boots=3, reps=3, orders=range(7), seed=1,
+               inter=0.002, run=0.001, boot_sd=0.02, effect=None):
+    """Write out/runs-<name>-b<N>.csv, one per boot; returns their paths.
+    effect: {(workload, order): factor} on top of the cost model."""
+    rng = np.random.default_rng(seed)
+    paths = []
+    for b in range(1, boots + 1):
+        rows = []
+        boff = rng.normal(0, boot_sd)
+        for w, t in WORKLOADS:
+            bo = {o: rng.normal(0, inter) for o in orders}
+            for rep in range(1, reps + 1):
+                for o in rng.permutation(list(orders)):
+                    o = int(o)
+                    m, pages, mapped, calls, fa, dist, unread = counts(w, t, o)
+                    fig = 5e6 + 1800 * m + 550 * fa
+                    if w == "anon":
+                        fig = 30e6
+                    if w == "mmap-pread-seq@huge":
+                        fig = 20e6
+                    fig *= (effect or {}).get((w, o), 1.0)
+                    fig *= math.exp(boff + bo[o] + rng.normal(0, run))
+                    rows.append([w, t, o, "sweep", rep, m, 0, int(fig), pages,
+                                 mapped, calls, fa, 70000, int(fig * 0.07),
+                                 dist, unread])
+        path = os.path.join(out, f"runs-{name}-b{b}.csv")
+        with open(path, "w", newline="") as f:
+            wr = csv.writer(f)
+            wr.writerow(COLUMNS)
+            wr.writerows(rows)
+        paths.append(path)
+    return paths
+
+
+def report(out, sets, *extra, meta=("clock=icount", "qemu=tcg -icount shift=0,sleep=off")):
+    cmd = [sys.executable, REPORT, "--out", out, "--meta", "default_order=4"]
+    for m in meta:
+        cmd += ["--meta", m]
+    cmd += list(extra) + [f"{label}={','.join(p)}" for label, p in sets]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode:
+        raise AssertionError(f"bench-report failed:\n{r.stderr}")
+    with open(os.path.join(out, "results.json")) as f:
+        return r.stdout, json.load(f)
+
+
+def cmps(doc):
+    """Every ratio of results.json's summary with a mark."""
+    found = []
+
+    def walk(x):
+        if isinstance(x, dict):
+            if "mark" in x and "lo" in x:
+                found.append(x)
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+    walk(doc["summary"])
+    return found
+
+
+class Report(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = self.tmp.name
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_plain_sweep(self):
+        text, doc = report(self.dir, [("patched", make_sweep(self.dir, "p"))])
+        self.assertIn("Statistics (scripts/benchstats.py)", text)
+        self.assertIn("all ", text.split("Cross-check")[1].split("\n")[0])
+        self.assertNotIn("CONTROL MOVED", text)
+        # 3 boots of a 0.2% boot x order term: it holds, or is too wide
+        self.assertIn(doc["summary"]["control"]["verdict"],
+                      ("holds", "inconclusive"))
+        # seq: -1800 insn per fault saved dwarfs the noise: marked
+        self.assertRegex(text, r"seq +\d+ +\d+ .*\*")
+        for c in cmps(doc):
+            if c["mark"].startswith("*"):	# '*' has an interval without 1
+                self.assertFalse(c["lo"] <= 1 <= c["hi"], c)
+                self.assertLess(c["p"], 0.05)
+        rec = doc["summary"]["recommendation"]["seq"]
+        self.assertIn(rec["best_stable"], (True, False))
+        # margins per fault: +-1% of seq's figure at order 4 per fault
+        m = [x for x in doc["summary"]["margins_per_fault"]
+             if x["workload"] == "seq"][0]
+        self.assertEqual(m["order"], 4)
+        self.assertAlmostEqual(m["per_fault"], m["figure"] * 0.01 / (P // 16))
+        self.assertIn("Margins per fault", text)
+        # the new columns: distinct and unread rows, pages per page read
+        self.assertIn("distinct pages read", text)
+        self.assertIn("unread (mapped, not read)", text)
+        shape = subprocess.run([sys.executable, SHAPE,
+                                os.path.join(self.dir, "results.csv")],
+                               capture_output=True, text=True)
+        self.assertEqual(shape.returncode, 0, shape.stdout)
+
+    def test_deterministic(self):
+        p = make_sweep(self.dir, "p")
+        a, _ = report(self.dir, [("patched", p)])
+        b, _ = report(self.dir, [("patched", p)])
+        self.assertEqual(a, b)
+
+    def test_control_moves_flags_every_verdict(self):
+        p = make_sweep(self.dir, "p", effect={("anon", 3): 1.03})
+        text, doc = report(self.dir, [("patched", p)])
+        self.assertIn("CONTROL MOVED", text.split("Statistics")[0])
+        self.assertTrue(doc["summary"]["control_moved"])
+        summary = text.split("Summary\n")[1]
+        for line in summary.split("rec / order")[1].split("Control:")[0] \
+                .strip().split("\n")[1:]:
+            self.assertIn("!", line)	# every row's verdicts flagged
+        self.assertTrue(all(c["mark"].endswith("!") for c in cmps(doc)))
+
+    def test_unstable_recommendation(self):
+        # order 5 is 0.5% above the best (6) in two boots, 2.5% in one:
+        # the recommendation hangs on that boot
+        p = make_sweep(self.dir, "p", inter=0.0, run=0.0002)
+        for i, path in enumerate(p):
+            with open(path) as f:
+                rows = list(csv.reader(f))
+            for r in rows[1:]:
+                if r[0] == "seq":
+                    o, ns = int(r[2]), int(r[7])
+                    # make 6 the best, 5 just above it, boot 3 the odd one
+                    # (the cost model has order 5 1.0104 times order 6)
+                    f6 = {6: 0.95,
+                          5: 0.95 / 1.0104 * (1.005 if i < 2 else 1.025)}
+                    r[7] = str(int(ns * f6.get(o, 1.0)))
+            with open(path, "w", newline="") as f:
+                csv.writer(f).writerows(rows)
+        text, doc = report(self.dir, [("patched", p)])
+        rec = doc["summary"]["recommendation"]["seq"]
+        self.assertEqual(rec["best"], 6)
+        self.assertEqual(rec["recommended"], 6)
+        self.assertFalse(rec["rec_stable"])
+        self.assertEqual(rec["rec_moves"], [5])
+        self.assertIn("UNSTABLE", text)
+        self.assertRegex(text, r"\n  seq +6 +6 \(or 5\)")
+
+    def test_aa_calibration(self):
+        a = make_sweep(self.dir, "A", seed=1)
+        b = make_sweep(self.dir, "B", seed=2)
+        text, doc = report(self.dir, [("A", a), ("B", b)], "--aa")
+        head = text.split("Figure:")[0]
+        self.assertIn("A/A calibration", head)
+        self.assertIn("Clopper-Pearson", head)
+        self.assertIn("Split halves, best order", head)
+        cal = doc["summary"]["aa_calibration"]
+        self.assertEqual(cal["ab_rows"], len(WORKLOADS) * 7)
+        self.assertLessEqual(cal["ab_unadjusted"]["k"], cal["ab_unadjusted"]["n"])
+        self.assertIn("A/B A/B", text)
+
+    def test_wall_names_the_accelerator(self):
+        p = make_sweep(self.dir, "p", orders=(0, 4), reps=2)
+        text, _ = report(self.dir, [("patched", p)],
+                         meta=("clock=wall", "qemu=kvm "))
+        self.assertIn("wall time under KVM", text)
+        self.assertNotIn("TCG", text)
+        text, _ = report(self.dir, [("patched", p)],
+                         meta=("clock=wall", "qemu=tcg "))
+        self.assertIn("wall time under TCG", text)
+
+    def test_one_boot_uses_reps(self):
+        p = make_sweep(self.dir, "p", boots=1, orders=(0, 1, 2, 3, 4))
+        text, doc = report(self.dir, [("patched", p)])
+        self.assertIn("repetitions take the boots' place", text)
+        self.assertEqual(doc["summary"]["statistics"]["replicate"]["patched"], "rep")
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--make"]:
+        os.makedirs(sys.argv[2], exist_ok=True)
+        for n, s in (("A", 1), ("B", 2))[:2 if "--aa" in sys.argv else 1]:
+            print(",".join(make_sweep(sys.argv[2], n, seed=s)))
+        sys.exit(0)
+    unittest.main()
