@@ -2285,7 +2285,7 @@ def machine_summary(rep, recs, fits, pooled, ctl, done, bad, mods, abl,
             d["vs_each_order"] = {str(o): c for o, c in a["to_each"].items()}
         if "equiv" in a:
             d["equivalence"] = {"margin": ADAPT_MARGIN,
-                                "verdict": a["equiv_verdict"]} | a["equiv"].json()
+                                "verdict": a["equiv_verdict"]} | tost(a["equiv"])
         out["adaptive"].append(d)
     return out
 

@@ -56,9 +56,12 @@ def counts(w, t, o):
 
 
 def make_sweep(out, name, boots=3, reps=3, orders=range(7), seed=1,
-               inter=0.002, run=0.001, boot_sd=0.02, effect=None):
+               inter=0.002, run=0.001, boot_sd=0.02, effect=None,
+               extra=False):
     """Write out/runs-<name>-b<N>.csv, one per boot; returns their paths.
-    effect: {(workload, order): factor} on top of the cost model."""
+    effect: {(workload, order): factor} on top of the cost model.  extra:
+    also the adaptive policy's runs (as order 5's, at default order 4)
+    and the module-cost runs of seq (at order 4, mod-256 1.5% dearer)."""
     rng = np.random.default_rng(seed)
     paths = []
     for b in range(1, boots + 1):
@@ -80,6 +83,19 @@ def make_sweep(out, name, boots=3, reps=3, orders=range(7), seed=1,
                     rows.append([w, t, o, "sweep", rep, m, 0, int(fig), pages,
                                  mapped, calls, fa, 70000, int(fig * 0.07),
                                  dist, unread])
+                    if not extra or o != 5:
+                        continue
+                    rows.append([w, t, 4, "adaptive"] + rows[-1][4:])
+                    if w != "seq":
+                        continue
+                    for setup, k in (("mod-off", 1), ("mod-idle", 1.0005),
+                                     ("mod-256", 1.015)):
+                        m, pages, mapped, calls, fa, dist, unread = counts(w, t, 4)
+                        f4 = (5e6 + 1800 * m + 550 * fa) * k * math.exp(
+                            boff + rng.normal(0, run))
+                        rows.append([w, t, 4, setup, rep, m, 0, int(f4), pages,
+                                     mapped, calls, fa, 70000, int(f4 * 0.07),
+                                     dist, unread])
         path = os.path.join(out, f"runs-{name}-b{b}.csv")
         with open(path, "w", newline="") as f:
             wr = csv.writer(f)
@@ -211,6 +227,26 @@ class Report(unittest.TestCase):
         self.assertEqual(cal["ab_rows"], len(WORKLOADS) * 7)
         self.assertLessEqual(cal["ab_unadjusted"]["k"], cal["ab_unadjusted"]["n"])
         self.assertIn("A/B A/B", text)
+
+    def test_ab_module_adaptive(self):
+        # an A/B of two different kernels, with the module cost and the
+        # adaptive policy: the sections are there and say something
+        a = make_sweep(self.dir, "a", seed=3, extra=True)
+        b = make_sweep(self.dir, "b", seed=4, orders=(4,),
+                       effect={("seq", 4): 1.05})
+        text, doc = report(self.dir, [("patched", a), ("base", b)])
+        self.assertIn("Module cost at order 4", text)
+        self.assertIn("Adaptive: mod_faultaround's adaptive policy", text)
+        self.assertIn("A/B: patched/base", text)
+        ab = {(x["workload"], x["threads"]): x for x in doc["summary"]["ab"]}
+        self.assertEqual(len(ab), len(WORKLOADS))
+        # seq is 5% cheaper on patched, far beyond the boots' 2% spread
+        self.assertLess(ab[("seq", 1)]["ratio"]["ratio"], 0.97)
+        mods = {x["setup"]: x for x in doc["summary"]["module_cost"]}
+        self.assertEqual(set(mods), {"mod-idle", "mod-256"})
+        self.assertGreater(mods["mod-256"]["ratio"]["ratio"], 1.01)
+        self.assertTrue(doc["summary"]["adaptive"])
+        self.assertIn("pages/read", text)
 
     def test_wall_names_the_accelerator(self):
         p = make_sweep(self.dir, "p", orders=(0, 4), reps=2)
