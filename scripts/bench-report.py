@@ -1059,6 +1059,19 @@ class Report:
         res["ab_outside"] = sum(a["tost"].side == "outside" for a in abl)
         res["ab_inconclusive"] = sum(a["tost"].side is None for a in abl)
         res["ab_rows"] = len(abl)
+        # The sample size to fix before an A/B (no reruns until it
+        # passes): boots a side for its TOST at +-1% to reach 80% power,
+        # from each row's pooled boot-to-boot sd of the median logs.
+        need = []
+        for a in abl:
+            ka = self.key(a["workload"], a["threads"], a["order"])
+            kb = self.key(a["workload"], a["threads"], a["order"], label=other)
+            la, lb = (np.log(list(self.st.blocks(k).values())) for k in (ka, kb))
+            if len(la) > 1 and len(lb) > 1:
+                sd = math.sqrt((la.var(ddof=1) + lb.var(ddof=1)) / 2)
+                need.append((bs.tost_boots(sd, AB_MARGIN, (1 - AB_CONF) / 2),
+                             sd, f"{a['workload']}/{a['threads']}@{a['order']}"))
+        res["boots_needed"] = need
         # Within a kernel, where no order applies (anon, @huge): every
         # order against the baseline is a null too, in both labels.
         nulls = []
@@ -1672,6 +1685,21 @@ class Report:
                     f"{r(cal['paired_unadjusted'])}; equivalent within "
                     f"+-{AB_MARGIN:.0%}: {cal['paired_equivalent']} of "
                     f"{cal['paired_rows']}", "  ")
+        need = [x for x in cal.get("boots_needed", ()) if x[0]]
+        if need:
+            ns = sorted(x[0] for x in need)
+            worst = max(need, key=lambda x: x[0])
+            nb = len(self.st.boots.get(self.label, []))
+            out += para(f"Sample size from this A/A (fixed before an A/B, no "
+                        f"reruns until it passes): boots a side for an A/B's "
+                        f"TOST within +-{AB_MARGIN:.0%} to reach 80% power, "
+                        f"from each row's boot-to-boot sd: median "
+                        f"{ns[len(ns) // 2]}, at most {worst[0]} "
+                        f"({worst[2]}, sd {worst[1]:.2%}); this run had {nb}"
+                        + ("; rows needing more than 1000: "
+                           + str(len(cal["boots_needed"]) - len(need))
+                           if len(need) < len(cal["boots_needed"]) else ""),
+                        "  ")
         for what, rows in cal["split"].items():
             if not rows:
                 out += para(f"Split halves, {what} order: none (fewer than 2 "

@@ -31,6 +31,9 @@ The API (all ratios new / ref, on per-boot values > 0):
         t as r: the (1 - 2 alpha) interval inside [1 - margin, 1 + margin].
   holm(ps)  Holm's step-down adjustment (nan stays nan, not counted).
   clopper_pearson(k, n, conf)  the exact binomial interval of k / n.
+  tost_boots(sd, margin, alpha, power)  the fewest boots (a side) for
+        tost() to show equivalence with that power when nothing changed:
+        the sample size fixed before the run, from an A/A's variance.
   leave_one_out(n, fn)  fn(kept indices) once per boot left out.
   pick_orders(per_order, margin, conf)  the best and recommended order.
   stable_pick(per_order, margin, conf)  the same, with leave-one-boot-out
@@ -240,6 +243,26 @@ def clopper_pearson(k, n, conf=0.95):
         return NAN, NAN
     ci = stats.binomtest(int(k), int(n)).proportion_ci(conf, "exact")
     return float(ci.low), float(ci.high)
+
+
+def tost_boots(sd, margin=0.01, alpha=0.05, power=0.8, two_sample=True,
+               most=1000):
+    """The fewest boots (a side; two_sample False: paired, in all) for
+    TOST within +-margin at alpha to reach power when the true ratio is
+    1, given sd, the boot-to-boot standard deviation of the log values
+    (of d_b when paired).  Power from the t approximation at the true
+    ratio 1: 2 * T_df(delta / se - t(1 - alpha, df)) - 1, delta the
+    narrower side, log(1 + margin).  None if more than most."""
+    delta = math.log(1 + margin)
+    if not sd > 0:
+        return 2
+    for n in range(2, most + 1):
+        se = sd * math.sqrt(2 / n) if two_sample else sd / math.sqrt(n)
+        df = 2 * n - 2 if two_sample else n - 1
+        crit = float(stats.t.ppf(1 - alpha, df))
+        if 2 * float(stats.t.cdf(delta / se - crit, df)) - 1 >= power:
+            return n
+    return None
 
 
 def leave_one_out(n, fn):

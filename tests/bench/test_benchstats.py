@@ -156,6 +156,22 @@ class HolmCp(unittest.TestCase):
         self.assertAlmostEqual(hi, 1 - 0.025 ** 0.1, 10)
 
 
+class Power(unittest.TestCase):
+    def test_tost_boots(self):
+        self.assertEqual(bs.tost_boots(0.0), 2)
+        small, big = bs.tost_boots(0.002), bs.tost_boots(0.006)
+        self.assertLess(small, big)
+        # the normal approximation: n ~ 2 (z.95 + z.90)^2 sd^2 / delta^2
+        approx = 2 * (1.6449 + 1.2816) ** 2 * 0.006 ** 2 / math.log(1.01) ** 2
+        self.assertLessEqual(abs(big - approx), 2)
+        # and the power it claims is there: Welch TOST on simulated boots
+        rng = np.random.default_rng(3)
+        hits = sum(bs.tost(bs.welch_ratio(np.exp(rng.normal(0, 0.006, big)),
+                                          np.exp(rng.normal(0, 0.006, big)))
+                           ).equivalent for _ in range(1000))
+        self.assertGreaterEqual(hits / 1000, 0.75)
+
+
 class Stability(unittest.TestCase):
     def test_leave_one_out(self):
         got = bs.leave_one_out(3, lambda k: tuple(k))
