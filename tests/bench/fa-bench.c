@@ -33,6 +33,10 @@
  *   mixed           two threads of one process at once: one reads the
  *                   file in order (seq), the other does sparse's passes
  *                   over the -g file; no one order suits both
+ *   hotcold         one thread, HOT_ROUNDS times: read the next chunk of
+ *                   the file (the stream) in order, then as many pages of
+ *                   the -g file (the hot set) as it has, at random; with
+ *                   -G, in that cgroup (make bench PRESSURE=1)
  *
  * -c starts cold: the file's pages are dropped from the page cache first
  * (POSIX_FADV_DONTNEED, on a clean file), so that its faults are major
@@ -43,7 +47,8 @@
  * the flag.
  *
  * Prints one line: "<minor faults> <major faults> <ns> <pages> <mapped>
- * <fa calls> <fa mapped> <fixed ns> <teardown ns>".
+ * <fa calls> <fa mapped> <fixed ns> <teardown ns> <distinct> <unread>",
+ * and for hotcold a second one of name=value pairs (-E names them).
  * - The faults are the workers' (getrusage(RUSAGE_THREAD) around their
  *   loops), or for exec the children's.
  * - <ns> is CLOCK_MONOTONIC over the measured phases: the loops, and the
@@ -54,6 +59,21 @@
  *   the Rss of the measured mappings (/proc/self/smaps) at the end of
  *   each pass, summed: the pages read plus what fault-around added
  *   (exec, dynexec, mixed: 0, none; the counters tell).
+ * - <distinct> is the distinct pages read, summed over passes, and
+ *   <unread> the pages of the measured mappings that were mapped at the
+ *   end of a pass but never read in it (/proc/self/pagemap), summed: what
+ *   fault-around mapped for nothing (-1 for anon, exec, dynexec, mixed).
+ * - hotcold looks each page up in the page table before it reads it: its
+ *   "hits" are reads of pages that fault-around mapped (mapped, and not by
+ *   this process's last read of that page at that frame), and
+ *   "reclaimed_read" reads of pages it had read whose mapping reclaim took
+ *   since.  Its <unread> are the pages mapped at the end that no read
+ *   found mapped there, so fa mapped - hits - unread were mapped ahead and
+ *   reclaimed before any read.  The rest of its second line are the
+ *   deltas of /proc/vmstat's reclaim counters and of the -G cgroup's
+ *   memory.stat, memory.events and memory.pressure (PSI totals, us).
+ *   The lookups cost the same at every order: one or two pagemap reads a
+ *   page read.
  * - <fa calls> and <fa mapped> are the deltas of /proc/vmstat's
  *   fault_around and fault_around_mapped over the measured phases,
  *   system-wide (-1 on a kernel without them).  The workers' own code is
@@ -66,6 +86,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
@@ -84,12 +105,15 @@
 #define MAX_WORKERS	256
 #define SPARSE_TOUCHES	512	/* sparse's default: about as many touches */
 #define RAND_WORDS	64	/* mmap-pread-rand's random reads per page */
+#define HOT_ROUNDS	16	/* hotcold: stream chunks, a hot round after each */
+#define PM_PRESENT	(1ULL << 63)	/* /proc/pid/pagemap's bits */
+#define PM_PFN		((1ULL << 55) - 1)
 
 enum workload { SEQ, RAND, SPARSE, PREAD_SEQ, PREAD_RAND, ANON, EXEC, DYNEXEC,
-		MIXED };
+		MIXED, HOTCOLD };
 static const char *const names[] = {
 	"seq", "rand", "sparse", "mmap-pread-seq", "mmap-pread-rand", "anon",
-	"exec", "dynexec", "mixed",
+	"exec", "dynexec", "mixed", "hotcold",
 };
 
 static enum workload workload;
@@ -101,6 +125,11 @@ static int fd = -1;
 static int fd2 = -1;
 static size_t file2_size, passes2;
 static unsigned int nworkers = 1, passes = 1, seed = 1;
+/* The pages read in this pass: a byte each, per worker with own maps. */
+static unsigned char *seen;
+/* hotcold: its hot file's mapping, and where the cgroup's files are. */
+static char *hot_map;
+static const char *cgroup;
 static size_t starts = 20;
 static const char *program = "/proc/self/exe";
 static char **environment;
@@ -109,6 +138,9 @@ static char **environment;
 static struct shared {
 	pthread_barrier_t bar;
 	long minflt[MAX_WORKERS], majflt[MAX_WORKERS], rss[MAX_WORKERS];
+	long distinct[MAX_WORKERS], unread[MAX_WORKERS];
+	/* hotcold's fates of the pages it found mapped, see hotcold(). */
+	long hits, reclaimed_read;
 	/* The phase's span by the workers' clocks, not by main's wake-up. */
 	unsigned long long from[MAX_WORKERS], to[MAX_WORKERS];
 } *sh;
@@ -217,6 +249,255 @@ static unsigned long read_page(const char *p)
 	return sum;
 }
 
+/* Whether this workload counts the pages it reads (see account()). */
+static int counts_reads(void)
+{
+	return workload != ANON && workload != EXEC && workload != DYNEXEC &&
+	       workload != MIXED;
+}
+
+/*
+ * @n zeroed bytes, written now: memory first written in the measured
+ * phases would add faults of its own to the workers' counts.
+ */
+static void *prefaulted(size_t n)
+{
+	void *p = malloc(n);
+
+	if (!p)
+		die("malloc");
+	return memset(p, 0, n);
+}
+
+/*
+ * The /proc/self/pagemap entries of @n pages at @addr, opened here: a
+ * descriptor opened before fork() would read the parent's page table.
+ */
+static uint64_t *pagemap(const char *addr, size_t n)
+{
+	uint64_t *ent = malloc(n * sizeof(*ent));
+	off_t off = (unsigned long)addr / page_size * sizeof(*ent);
+	int pm = open("/proc/self/pagemap", O_RDONLY);
+
+	if (!ent || pm < 0)
+		die("/proc/self/pagemap");
+	if (pread(pm, ent, n * sizeof(*ent), off) != (ssize_t)(n * sizeof(*ent)))
+		die("pread /proc/self/pagemap");
+	close(pm);
+	return ent;
+}
+
+/*
+ * After a pass over @map of @n pages: add the distinct pages read to
+ * @distinct, and to @unread those mapped but never read (present in the
+ * page table: fault-around mapped them).  Clears @marks for the next pass.
+ */
+static void account(const char *map, size_t n, unsigned char *marks,
+		    long *distinct, long *unread)
+{
+	uint64_t *ent = pagemap(map, n);
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (marks[i])
+			(*distinct)++;
+		else if (ent[i] & PM_PRESENT)
+			(*unread)++;
+	}
+	free(ent);
+	memset(marks, 0, n);
+}
+
+/*
+ * hotcold's view of one file's pages: whether its last read of a page
+ * found or made it mapped (@mine), and at which frame (@pfn: 0 without
+ * CAP_SYS_ADMIN, which then cannot tell a page mapped again from one that
+ * stayed mapped).
+ */
+struct fate {
+	const char *map;
+	size_t n;
+	unsigned char *mine;
+	uint64_t *pfn;
+};
+
+static int pagemap_fd = -1;
+static struct fate cold_fate, hot_fate;
+
+static uint64_t pagemap_entry(const char *addr)
+{
+	uint64_t e;
+
+	if (pread(pagemap_fd, &e, sizeof(e),
+		  (unsigned long)addr / page_size * sizeof(e)) != sizeof(e))
+		die("pread /proc/self/pagemap");
+	return e;
+}
+
+/*
+ * Read page @i of @f, first looking it up in the page table: mapped though
+ * this process did not map it since (not read, or at another frame since),
+ * fault-around mapped it and this read uses it (a hit); not mapped though
+ * it was, reclaim unmapped it after it was read.
+ */
+static unsigned long fate_read(struct fate *f, size_t i)
+{
+	const char *p = f->map + i * page_size;
+	uint64_t e = pagemap_entry(p);
+	unsigned long sum;
+
+	if (e & PM_PRESENT) {
+		if (!f->mine[i] || (e & PM_PFN) != f->pfn[i])
+			sh->hits++;
+	} else if (f->mine[i]) {
+		sh->reclaimed_read++;
+	}
+	sum = read_page(p);
+	if (!(e & PM_PRESENT))
+		e = pagemap_entry(p);
+	f->mine[i] = 1;
+	f->pfn[i] = e & PM_PFN;
+	return sum;
+}
+
+/*
+ * At the end: the pages of @f read at least once, and those mapped
+ * without this process's read of what is mapped there now (fault-around
+ * mapped them and nothing read them since).
+ */
+static void fate_end(struct fate *f, long *distinct, long *unread)
+{
+	uint64_t *ent = pagemap(f->map, f->n);
+	size_t i;
+
+	for (i = 0; i < f->n; i++) {
+		*distinct += f->mine[i];
+		if ((ent[i] & PM_PRESENT) &&
+		    (!f->mine[i] || (ent[i] & PM_PFN) != f->pfn[i]))
+			(*unread)++;
+	}
+	free(ent);
+}
+
+static void fate_init(struct fate *f, size_t n)
+{
+	f->n = n;
+	f->mine = prefaulted(n);
+	f->pfn = prefaulted(n * sizeof(*f->pfn));
+}
+
+/*
+ * hotcold: HOT_ROUNDS times, read the next chunk of the stream (@map, the
+ * -f file) in order, then as many pages of the hot file (-g) as it has,
+ * at random (with repeats).  Under a memory.max below the two, the stream
+ * pushes the hot set out; young PTEs that fault-around made for pages
+ * nobody reads look referenced to reclaim.
+ */
+static void hotcold(void)
+{
+	size_t hot_pages = hot_fate.n, r, i, from, to;
+	unsigned int s = seed * 7919 + 1;
+	volatile unsigned long sink = 0;
+
+	for (r = 0; r < HOT_ROUNDS; r++) {
+		from = npages * r / HOT_ROUNDS;
+		to = npages * (r + 1) / HOT_ROUNDS;
+		for (i = from; i < to; i++)
+			sink += fate_read(&cold_fate, i);
+		for (i = 0; i < hot_pages; i++)
+			sink += fate_read(&hot_fate, next_rand(&s) % hot_pages);
+	}
+}
+
+/*
+ * hotcold's reclaim counts: system-wide from /proc/vmstat, the run's
+ * cgroup's from its memory.stat, memory.events and memory.pressure (PSI:
+ * microseconds of stall, by the guest's clock).  Each sums the keys it
+ * names.
+ */
+enum { VMSTAT, MEMSTAT, MEMEVENTS, MEMPSI };
+static const char *const event_files[] = {
+	"/proc/vmstat", "memory.stat", "memory.events", "memory.pressure",
+};
+static const struct event {
+	const char *name;
+	int file;
+	const char *keys;	/* '|' between the keys summed */
+} events[] = {
+	{ "pgscan", VMSTAT, "pgscan_kswapd|pgscan_direct|pgscan_khugepaged" },
+	{ "pgsteal", VMSTAT, "pgsteal_kswapd|pgsteal_direct|pgsteal_khugepaged" },
+	{ "pgactivate", VMSTAT, "pgactivate" },
+	{ "pgdeactivate", VMSTAT, "pgdeactivate" },
+	{ "workingset_refault_file", VMSTAT, "workingset_refault_file" },
+	{ "workingset_activate_file", VMSTAT, "workingset_activate_file" },
+	{ "slabs_scanned", VMSTAT, "slabs_scanned" },
+	{ "allocstall", VMSTAT, "allocstall_dma|allocstall_dma32|allocstall_normal|allocstall_movable|allocstall_device" },
+	{ "pgmajfault", VMSTAT, "pgmajfault" },
+	{ "memcg_pgscan", MEMSTAT, "pgscan" },
+	{ "memcg_pgsteal", MEMSTAT, "pgsteal" },
+	{ "memcg_pgactivate", MEMSTAT, "pgactivate" },
+	{ "memcg_pgdeactivate", MEMSTAT, "pgdeactivate" },
+	{ "memcg_workingset_refault_file", MEMSTAT, "workingset_refault_file" },
+	{ "memcg_workingset_activate_file", MEMSTAT, "workingset_activate_file" },
+	{ "memcg_max", MEMEVENTS, "max" },
+	{ "memcg_oom", MEMEVENTS, "oom" },
+	{ "psi_some_us", MEMPSI, "some" },
+	{ "psi_full_us", MEMPSI, "full" },
+};
+#define NR_EVENTS	(sizeof(events) / sizeof(events[0]))
+
+static int key_in(const char *key, const char *keys)
+{
+	size_t n = strlen(key);
+
+	for (;;) {
+		if (!strncmp(keys, key, n) && (keys[n] == '|' || !keys[n]))
+			return 1;
+		keys = strchr(keys, '|');
+		if (!keys)
+			return 0;
+		keys++;
+	}
+}
+
+/* Each event's count now: -1 where its file cannot be read. */
+static void read_events(long long *v)
+{
+	char path[512], line[256], key[64];
+	unsigned int f, e;
+
+	for (e = 0; e < NR_EVENTS; e++)
+		v[e] = -1;
+	for (f = 0; f < sizeof(event_files) / sizeof(event_files[0]); f++) {
+		FILE *in;
+
+		if (f == VMSTAT)
+			snprintf(path, sizeof(path), "%s", event_files[f]);
+		else if (cgroup)
+			snprintf(path, sizeof(path), "%s/%s", cgroup, event_files[f]);
+		else
+			continue;
+		in = fopen(path, "r");
+		if (!in)
+			continue;
+		for (e = 0; e < NR_EVENTS; e++)
+			if (events[e].file == (int)f)
+				v[e] = 0;
+		while (fgets(line, sizeof(line), in)) {
+			const char *t = strstr(line, "total=");
+			long long n;
+
+			if (sscanf(line, "%63s %lld", key, &n) != 2 &&
+			    !(f == MEMPSI && t && sscanf(t, "total=%lld", &n) == 1))
+				continue;
+			for (e = 0; e < NR_EVENTS; e++)
+				if (events[e].file == (int)f && key_in(key, events[e].keys))
+					v[e] += n;
+		}
+		fclose(in);
+	}
+}
+
 static void spawn_starts(size_t n)
 {
 	char *argv[] = { (char *)program, "-w", "noop", NULL };
@@ -258,6 +539,7 @@ static void work(unsigned int id, char *map)
 	int own = workload == PREAD_SEQ || workload == PREAD_RAND;
 	size_t nwork = workload == SPARSE ? file_size / pt_span :
 		       workload == EXEC || workload == DYNEXEC ? starts : npages;
+	unsigned char *mk = seen;
 
 	from = own ? 0 : nwork * id / nworkers;
 	to = own ? nwork : nwork * (id + 1) / nworkers;
@@ -269,14 +551,23 @@ static void work(unsigned int id, char *map)
 			sink += sparse_pass(fd2, file2_size);
 		return;
 	}
+	if (workload == HOTCOLD) {
+		hotcold();
+		return;
+	}
 	for (i = from; i < to; i++) {
+		size_t pg;
+
 		switch (workload) {
 		case SEQ:
 		case PREAD_SEQ:
 			sink += read_page(map + i * page_size);
+			mk[i] = 1;
 			break;
 		case RAND:
-			sink += read_page(map + next_rand(&s) % npages * page_size);
+			pg = next_rand(&s) % npages;
+			sink += read_page(map + pg * page_size);
+			mk[pg] = 1;
 			break;
 		case PREAD_RAND: {
 			const unsigned long *w = (const unsigned long *)map;
@@ -288,12 +579,16 @@ static void work(unsigned int id, char *map)
 			 * usemem's page's worth, at an eighth of its loads
 			 * (each a slow TLB miss under TCG).
 			 */
-			for (k = 0; k < RAND_WORDS; k++)
-				sink += w[next_rand(&s) % words];
+			for (k = 0; k < RAND_WORDS; k++) {
+				pg = next_rand(&s) % words;
+				sink += w[pg];
+				mk[pg * sizeof(*w) / page_size] = 1;
+			}
 			break;
 		}
 		case SPARSE:
 			sink += read_page(map + i * ptes * page_size);
+			mk[i * ptes] = 1;
 			break;
 		case ANON:
 			map[i * page_size] = 1;
@@ -303,6 +598,7 @@ static void work(unsigned int id, char *map)
 			spawn_starts(to - from);
 			return;
 		case MIXED:
+		case HOTCOLD:
 			break;
 		}
 	}
@@ -319,6 +615,9 @@ static void worker(unsigned int id, char **shared_map)
 	unsigned int pass;
 	char *map = NULL;
 
+	/* A process of its own: fork() left it main's copy, write-protected. */
+	if (own)
+		seen = prefaulted(npages);
 	wait_all();		/* ready */
 	for (pass = 0; pass < passes; pass++) {
 		if (own)
@@ -332,8 +631,11 @@ static void worker(unsigned int id, char **shared_map)
 		sh->minflt[id] += b.ru_minflt - a.ru_minflt;
 		sh->majflt[id] += b.ru_majflt - a.ru_majflt;
 		wait_all();	/* done */
-		if (own)
+		if (own) {
 			sh->rss[id] += mapped_pages(map);
+			account(map, npages, seen, &sh->distinct[id],
+				&sh->unread[id]);
+		}
 		wait_all();	/* teardown */
 		if (own) {
 			sh->from[id] = now_ns();
@@ -444,8 +746,9 @@ int main(int argc, char **argv, char **envp)
 	unsigned long long t0, t_ready, work_ns = 0, down_ns = 0, t, fixed;
 	const char *dir = "/tmp", *w = NULL, *file = NULL, *file2 = NULL;
 	struct fa_counters fa_before, fa_after;
+	long long ev_before[NR_EVENTS], ev_after[NR_EVENTS];
 	int vmstat;
-	long minflt = 0, majflt = 0, mapped = 0;
+	long minflt = 0, majflt = 0, mapped = 0, distinct = 0, unread = 0;
 	unsigned int held = 0, i, pass;
 	struct rusage ca, cb;
 	int opt, do_create = 0, cold = 0, procs;
@@ -455,7 +758,7 @@ int main(int argc, char **argv, char **envp)
 
 	environment = envp;
 	page_size = sysconf(_SC_PAGESIZE);
-	while ((opt = getopt(argc, argv, "Ccw:t:f:m:s:P:p:n:x:H:d:g:")) != -1) {
+	while ((opt = getopt(argc, argv, "Ccw:t:f:m:s:P:p:n:x:H:d:g:G:E")) != -1) {
 		switch (opt) {
 		case 'C': do_create = 1; break;
 		case 'c': cold = 1; break;
@@ -471,6 +774,13 @@ int main(int argc, char **argv, char **envp)
 		case 'H': held = atoi(optarg); break;
 		case 'd': dir = optarg; break;
 		case 'g': file2 = optarg; break;
+		case 'G': cgroup = optarg; break;
+		case 'E':	/* the names of hotcold's second line */
+			printf("hits reclaimed_read");
+			for (i = 0; i < NR_EVENTS; i++)
+				printf(" %s", events[i].name);
+			printf("\n");
+			return 0;
 		default: return usage();
 		}
 	}
@@ -520,12 +830,37 @@ int main(int argc, char **argv, char **envp)
 	if (workload == SPARSE && passes == 1)
 		passes = (SPARSE_TOUCHES + file_size / pt_span - 1) /
 			 (file_size / pt_span);
-	if (workload == MIXED) {
+	if (workload == MIXED || workload == HOTCOLD) {
 		struct stat st;
 
 		fd2 = file2 ? open(file2, O_RDONLY) : -1;
 		if (fd2 < 0 || fstat(fd2, &st))
-			die(file2 ? file2 : "mixed needs -g <file>");
+			die(file2 ? file2 : "mixed and hotcold need -g <file>");
+		errno = cold ? posix_fadvise(fd2, 0, 0, POSIX_FADV_DONTNEED) : 0;
+		if (errno)
+			die("posix_fadvise");
+	}
+	if (workload == HOTCOLD) {
+		struct stat st;
+
+		fstat(fd2, &st);
+		file2_size = st.st_size / page_size * page_size;
+		if (!file2_size || nworkers != 1) {
+			fprintf(stderr, "fa-bench: hotcold is one worker, and its -g file a page or more\n");
+			return 2;
+		}
+		pagemap_fd = open("/proc/self/pagemap", O_RDONLY);
+		if (pagemap_fd < 0)
+			die("/proc/self/pagemap");
+		fate_init(&cold_fate, npages);
+		fate_init(&hot_fate, file2_size / page_size);
+	} else if (counts_reads()) {
+		seen = prefaulted(npages);
+	}
+	if (workload == MIXED) {
+		struct stat st;
+
+		fstat(fd2, &st);
 		file2_size = st.st_size / pt_span * pt_span;
 		if (!file2_size) {
 			fprintf(stderr, "fa-bench: mixed's -g file must be one page table (%zu bytes) or more\n",
@@ -585,19 +920,35 @@ int main(int argc, char **argv, char **envp)
 	wait_all();		/* ready: all started */
 	t_ready = now_ns();
 	getrusage(RUSAGE_CHILDREN, &ca);
+	if (workload == HOTCOLD)
+		read_events(ev_before);
 	fa_read_counters(vmstat, &fa_before);
 	for (pass = 0; pass < passes; pass++) {
 		if (!procs && workload != EXEC && workload != DYNEXEC)
 			main_map = map_work();
+		if (workload == HOTCOLD) {
+			hot_map = map_aligned(file2_size, PROT_READ, MAP_SHARED, fd2);
+			cold_fate.map = main_map;
+			hot_fate.map = hot_map;
+		}
 		wait_all();	/* start */
 		wait_all();	/* done */
 		work_ns += span();
 		if (main_map)
 			mapped += mapped_pages(main_map);
+		if (workload == HOTCOLD) {
+			mapped += mapped_pages(hot_map);
+			fate_end(&cold_fate, &distinct, &unread);
+			fate_end(&hot_fate, &distinct, &unread);
+		} else if (seen && !procs) {
+			account(main_map, npages, seen, &distinct, &unread);
+		}
 		wait_all();	/* teardown */
 		if (main_map) {
 			t = now_ns();
 			munmap(main_map, file_size);
+			if (hot_map)
+				munmap(hot_map, file2_size);
 			down_ns += now_ns() - t;
 		}
 		wait_all();	/* torn down */
@@ -605,6 +956,8 @@ int main(int argc, char **argv, char **envp)
 			down_ns += span();
 	}
 	fa_read_counters(vmstat, &fa_after);
+	if (workload == HOTCOLD)
+		read_events(ev_after);
 	getrusage(RUSAGE_CHILDREN, &cb);
 	fixed = t_ready - t0;
 	t = now_ns();
@@ -625,6 +978,8 @@ int main(int argc, char **argv, char **envp)
 			minflt += sh->minflt[i];
 			majflt += sh->majflt[i];
 			mapped += sh->rss[i];
+			distinct += sh->distinct[i];
+			unread += sh->unread[i];
 		}
 		pages = passes * (workload == SPARSE ? file_size / pt_span :
 				  procs ? nworkers * npages : npages);
@@ -632,11 +987,24 @@ int main(int argc, char **argv, char **envp)
 			pages = npages + passes2 * (file2_size / pt_span);
 			mapped = 0;
 		}
+		if (workload == HOTCOLD)
+			pages = npages + HOT_ROUNDS * (file2_size / page_size);
 	}
-	printf("%ld %ld %llu %zu %ld %lld %lld %llu %llu\n", minflt, majflt,
-	       work_ns + down_ns, pages, mapped,
+	if (!counts_reads())
+		distinct = unread = -1;
+	printf("%ld %ld %llu %zu %ld %lld %lld %llu %llu %ld %ld\n", minflt,
+	       majflt, work_ns + down_ns, pages, mapped,
 	       fa_before.calls < 0 ? -1 : fa_after.calls - fa_before.calls,
 	       fa_before.mapped < 0 ? -1 : fa_after.mapped - fa_before.mapped,
-	       fixed, down_ns);
+	       fixed, down_ns, distinct, unread);
+	if (workload == HOTCOLD) {
+		/* Its second line: the fates of the pages and the counts. */
+		printf("hits=%ld reclaimed_read=%ld", sh->hits, sh->reclaimed_read);
+		for (i = 0; i < NR_EVENTS; i++)
+			printf(" %s=%lld", events[i].name,
+			       ev_before[i] < 0 || ev_after[i] < 0 ? -1 :
+			       ev_after[i] - ev_before[i]);
+		printf("\n");
+	}
 	return 0;
 }
