@@ -33,6 +33,18 @@
 #        else the current setting only (the report says which); each run
 #        under perf stat (PERF_EVENTS) where that works here, else the
 #        report says why not
+#   PRESSURE=1 runs the readers under memory pressure instead: hotcold
+#        (a hot set re-read, a cold stream that pushes it out, on ext4)
+#        in a cgroup v2 memory.max below its pages, and the same without
+#        the limit (hotcold@unlimited), every order, into
+#        build/bench-pressure/ (or build/bench-pressure-<guest>/ with
+#        GUEST= or ARCH=), reported by scripts/pressure-report.py: the
+#        reclaim counts per order, and what fault-around saves against
+#        what reclaim costs; LIMIT=<MiB> sets memory.max (sweep.sh -M);
+#        with GUEST=arm64-*, CPU=max boots QEMU's max CPU, whose hardware
+#        Access flag makes the prefaulted PTEs old (into
+#        build/bench-pressure-<guest>-max/): the contrast with
+#        cortex-a57's young ones
 #   QUICK=1 a smoke sweep (orders 0-4, 1 boot, 16 MiB) into
 #           build/bench-quick/, which fails unless the results have the
 #           expected shape (scripts/bench-shape.py)
@@ -69,6 +81,7 @@ adaptive) [ "${AB:-0}${AA:-0}${NATIVE:-0}" = 000 ] || die "POLICY=adaptive: not 
 esac
 if [ "$GUEST" != x86_64 ]; then
 	[ "${QUICK:-0}${AB:-0}${AA:-0}${NATIVE:-0}" = 0000 ] && [ "$POLICY" = off ] ||
+		[ "${PRESSURE:-0}" = 1 ] ||
 		die "QUICK=1, AB=1, AA=1, NATIVE=1 and POLICY= are x86_64's: not with GUEST=$GUEST"
 	variant=$GUEST MIB=${MIB:-60} MODCOST=0	# the module is x86_64's
 fi
@@ -102,6 +115,17 @@ elif [ "${AB:-0}" = 1 ]; then
 	fi
 	# The A/B is at the default order; its precision comes from BOOTS.
 	ORDERS=${ORDERS:-4} REPS=${REPS:-10}
+elif [ "${PRESSURE:-0}" = 1 ]; then
+	[ "${QUICK:-0}${AB:-0}${AA:-0}${NATIVE:-0}$POLICY" = 0000off ] ||
+		die "PRESSURE=1: not with QUICK=1, AB=1, AA=1, NATIVE=1 or POLICY="
+	out=$BUILD/bench-pressure
+	[ "$GUEST" = x86_64 ] || out=$out-$GUEST
+	if [ -n "${CPU:-}" ]; then
+		[[ $GUEST == arm64-* ]] || die "CPU=$CPU: the arm64 guests' only"
+		export QEMU_CPU=$CPU
+		out=$out-$CPU
+	fi
+	WORKLOADS=${WORKLOADS:-hotcold hotcold@unlimited}
 elif [ "$POLICY" = adaptive ]; then
 	out=$BUILD/bench-adaptive
 	WORKLOADS=${WORKLOADS:-$WORKLOADS_ALL mixed}
@@ -119,6 +143,8 @@ MIB=${MIB:-auto}
 WORKLOADS=$(echo ${WORKLOADS:-$WORKLOADS_ALL})
 CLOCK=${CLOCK:-icount}
 MODCOST=${MODCOST:-0}
+limit=
+[ "${PRESSURE:-0}" != 1 ] || limit=${LIMIT:-auto}
 mkdir -p "$out"
 rm -f "$out"/runs-*.csv "$out"/*.png "$out"/*.dat
 [ "${NATIVE:-0}" != 1 ] || CLOCK=native
@@ -185,7 +211,8 @@ sweep() {
 		"bench-$name" rcupdate.rcu_cpu_stall_suppress=1 fa.mode=bench fa.orders="$(csv_list $ORDERS)" \
 		fa.reps="$REPS" fa.threads="$(csv_list $THREADS)" fa.tasks="$(csv_list $TASKS)" \
 		fa.workloads="$(csv_list $WORKLOADS)" fa.mib="$MIB" \
-		fa.modcost="$modcost" fa.policy="$POLICY" >&2 &
+		fa.modcost="$modcost" fa.policy="$POLICY" \
+		${limit:+fa.limit=$limit} >&2 &
 	qemu=$!
 	# The guest's progress lines are on its console: follow them live.
 	tail -n +1 -F --pid=$qemu "$console" 2>/dev/null |
@@ -304,10 +331,12 @@ else
 fi
 kernel=$(uname -r)
 [ "${NATIVE:-0}" = 1 ] || kernel=$(make -s -C "$TREE" kernelversion)
-python3 "$TOP/scripts/bench-report.py" --out "$out" \
+report=bench-report.py
+[ "${PRESSURE:-0}" != 1 ] || report=pressure-report.py
+python3 "$TOP/scripts/$report" --out "$out" \
 	--meta "kernel=$kernel" \
 	--meta "base=$BASE_VERSION" \
-	--meta "config=scripts/kernel.sh $variants" \
+	--meta "config=scripts/kernel.sh $variants" ${QEMU_CPU:+--meta "cpu=$QEMU_CPU"} \
 	--meta "qemu=$accel ${QEMU_OPTS:-}" \
 	--meta "clock=$CLOCK" --meta "default_order=$default_order" \
 	--meta "commit=$commit" --meta "sweep=$sizes" ${knob:+--meta "knob=$knob"} \

@@ -8,7 +8,9 @@
 # port, or a virtio or hypervisor console) to
 # build/boot/<name>.result.log.  Any kernel splat on the console fails
 # the run, even if every test passed.  QEMU_OPTS adds QEMU options (make
-# bench uses it for -icount), QEMU_MEM sets the guest's memory.
+# bench uses it for -icount), QEMU_MEM sets the guest's memory, QEMU_CPU
+# the arm64 guest's CPU model (cortex-a57 by default, which has no
+# hardware Access flag; max has one).
 . "$(dirname "$0")/lib.sh"
 
 kernel=${1:?usage: qemu-run.sh <image> <initramfs> <name> [args]}
@@ -33,7 +35,7 @@ boot() {	# boot <accel> <timeout> <console log> <result log> [args...]
 		# arm: cortex-a15 has LPAE; one CPU, because with two, 2 of 4
 		# boots under -icount hung before the clocksource switch.
 		if [ "$arch" = arm64 ]; then
-			machine=(qemu-system-aarch64 -cpu cortex-a57 -m "${QEMU_MEM:-3G}")
+			machine=(qemu-system-aarch64 -cpu "${QEMU_CPU:-cortex-a57}" -m "${QEMU_MEM:-3G}")
 		else
 			machine=(qemu-system-arm -cpu cortex-a15 -m "${QEMU_MEM:-1G}")
 			cpus=1

@@ -9,7 +9,7 @@
 #   sweep.sh [-o "0 1 2 ..."|all] [-r 3] [-t "1"] [-T "1 2"] [-w "seq rand ..."]
 #            [-m MiB] [-b fa-bench] [-x dynamic program] [-e ext4 image]
 #            [-d tmpdir] [-k mod_faultaround.ko] [-a mod_faultaround.ko]
-#            [-p task-clock,page-faults,...]
+#            [-p task-clock,page-faults,...] [-M MiB|auto]
 #
 # -o all (the default) is every order the kernel accepts, 0 to a page
 # table.  By default the file is 1/16 of the memory (a multiple of 2 MiB);
@@ -42,6 +42,15 @@
 # loaded with 256 overrides on another process's mappings (mod-256),
 # interleaved the same way.  The order runs have setup "sweep".
 #
+# hotcold (fa-bench -w hotcold) reads a stream, the file, in order in 16
+# chunks, and after each chunk as many random pages of a hot file, a
+# quarter of its size, as it has; both on ext4 (-e), dropped before each
+# run.  It runs in the cgroup v2 memory cgroup fa-bench, whose memory.max
+# is -M MiB (auto: half the file, below the two files' pages) or, for
+# hotcold@unlimited, max.  Its rows add fa-bench's second line: the fates
+# of the pages it read, and the reclaim counts of /proc/vmstat and of the
+# cgroup (fa-bench -E names them).
+#
 # -p runs each fa-bench under perf stat -e <events> (natively: make bench
 # NATIVE=1) and adds a column perf:<event> per event: its count over the
 # whole process and its children (program start, setup, the timed work,
@@ -50,20 +59,22 @@
 
 orders=all reps=3 threads=1 tasks=auto ptes=
 workloads="seq rand sparse mmap-pread-seq mmap-pread-rand anon exec dynexec"
-mib=auto bench=fa-bench dyn= image= dir=/tmp ko= ako= perf=
-while getopts o:r:t:T:w:m:b:x:e:d:k:a:p: opt; do
+mib=auto bench=fa-bench dyn= image= dir=/tmp ko= ako= perf= limit=
+while getopts o:r:t:T:w:m:b:x:e:d:k:a:p:M: opt; do
 	case $opt in
 	o) orders=$OPTARG ;; r) reps=$OPTARG ;; t) threads=$OPTARG ;;
 	T) tasks=$OPTARG ;;
 	w) workloads=$OPTARG ;; m) mib=$OPTARG ;; b) bench=$OPTARG ;;
 	x) dyn=$OPTARG ;; e) image=$OPTARG ;; d) dir=$OPTARG ;;
-	k) ko=$OPTARG ;; a) ako=$OPTARG ;; p) perf=$OPTARG ;; *) exit 2 ;;
+	k) ko=$OPTARG ;; a) ako=$OPTARG ;; p) perf=$OPTARG ;;
+	M) limit=$OPTARG ;; *) exit 2 ;;
 	esac
 done
 
 die() { echo "sweep: $*" >&2; exit 1; }
 mem=$(awk '/^MemTotal:/ { print int($2 / 1024) }' /proc/meminfo)
 [ "$mib" != auto ] || mib=$((mem / 16 / 2 * 2))
+[ "$limit" != auto ] || limit=$((mib / 2))
 if [ "$tasks" = auto ]; then
 	cpus=$(grep -c '^processor' /proc/cpuinfo) tasks= t=1
 	while [ $t -lt "$cpus" ]; do tasks="$tasks $t" t=$((t * 2)); done
@@ -120,14 +131,15 @@ else
 fi
 
 # On any exit: the order as it was, no module, no holder, no file.
-holder= held=$dir/fa-held.$$ counts=$dir/fa-perf.$$
+holder= held=$dir/fa-held.$$ counts=$dir/fa-perf.$$ cg=
 restore() {
 	if [ -n "$holder" ]; then kill "$holder"; wait "$holder"; fi
 	rm -f "$held" "$counts" "$dir/fa-bench.file" "$dir/fa-sparse.file" "$dir/fa-mixed.file"
+	[ ! -d "$cg" ] || rmdir "$cg"
 	for m in "$dir/fa-huge" "$dir/fa-ext4"; do
 		dev=$(awk -v m="$m" '$2 == m { print $1 }' /proc/mounts)
 		[ -n "$dev" ] || continue
-		rm -f "$m/fa-bench.file"
+		rm -f "$m/fa-bench.file" "$m/fa-hot.file"
 		umount "$m"
 		case $dev in /dev/loop*) losetup -d "$dev" ;; esac
 	done
@@ -196,6 +208,22 @@ state_dir() {
 	*)	return 1 ;;
 	esac
 }
+# cgroup: hotcold's memory cgroup, made on first use; fails where the
+# kernel has no cgroup v2 memory controller or this is not root.
+cgroup() {
+	local root=/sys/fs/cgroup
+	if [ -z "$cg" ]; then
+		# Mounted only where nothing is (the guest): never over a host's.
+		grep -q "^[^ ]* $root " /proc/mounts ||
+			mount -t cgroup2 none $root 2>/dev/null
+		grep -q "^[^ ]* $root cgroup2 " /proc/mounts || return
+		grep -qw memory $root/cgroup.controllers 2>/dev/null || return
+		echo +memory > $root/cgroup.subtree_control 2>/dev/null &&
+			mkdir -p $root/fa-bench || return
+		cg=$root/fa-bench
+	fi
+	echo "$cg"
+}
 # sparse reads one page per page table: where the file is smaller than
 # one (64KiB pages: 512MiB), sparse gets a file of one page table.
 span_mib=$(( (page * pt_ptes) >> 20 ))
@@ -224,6 +252,20 @@ for w in $workloads; do
 	case $w in *@*) state=${w#*@} ;; esac
 	case ${w%@*} in
 	exec) ok=1 ;;	# anon too needs the file: its size
+	hotcold)
+		if [ -z "$limit" ]; then
+			ok="no memory.max (-M)"
+		elif ! d=$(state_dir ext4 2>/dev/null); then
+			ok="no ext4 here (-e and root)"
+		elif ! cgroup > /dev/null; then
+			ok="no cgroup v2 memory controller here (CONFIG_MEMCG, root)"
+		else
+			for f in "$d/fa-bench.file:$mib" "$d/fa-hot.file:$((mib / 4))"; do
+				[ -f "${f%:*}" ] || $bench -C -f "${f%:*}" -m "${f##*:}" ||
+					die "cannot write ${f%:*}"
+			done
+			ok=1
+		fi ;;
 	dynexec) [ -n "$dyn" ] && ok=1 || ok="no dynamic program (-x)" ;;
 	*)	if d=$(state_dir "$state") 2>/dev/null; then
 			f=$(file_of "$w" "$d")
@@ -243,6 +285,9 @@ for w in $workloads; do
 	if [ "$ok" = 1 ]; then kept="$kept $w"; else echo "sweep: $w left out: $ok" >&2; fi
 done
 workloads=$kept
+# -M's columns are hotcold's only.
+[ -z "$limit" ] || [ "$(echo $workloads | tr ' ' '\n' | grep -vc '^hotcold')" = 0 ] ||
+	die "-M: hotcold workloads only, not: $workloads"
 sync	# the ext4 file clean on its device: a cold run drops and reads it
 n_orders=$(echo $orders | wc -w)
 tokens=$orders
@@ -254,7 +299,7 @@ for w in $workloads; do
 	total=$((total + $(workers "$w" | wc -w) * per_rep * reps))
 done
 # make bench puts this line in its report.
-echo "sweep: file $mib MiB${sparse_mib:+ (sparse's $sparse_mib MiB, one page table)} (memory $mem MiB, page $page bytes), default order $current, orders $orders, threads $threads, tasks $tasks, $reps repetitions, $total runs" >&2
+echo "sweep: file $mib MiB${sparse_mib:+ (sparse's $sparse_mib MiB, one page table)}${limit:+, hotcold's hot file $((mib / 4)) MiB and memory.max $limit MiB} (memory $mem MiB, page $page bytes), default order $current, orders $orders, threads $threads, tasks $tasks, $reps repetitions, $total runs" >&2
 run=0
 # -p: perf stat around each run, in the C locale (its decimal point).
 wrap=
@@ -276,6 +321,9 @@ perf_counts() {
 		}
 		print "" }' "$counts"
 }
+# in_cgroup <command...>: run it in hotcold's cgroup.
+# shellcheck disable=SC2016 # $$, $0 and $@ are the inner shell's
+in_cgroup() { sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$cg" "$@"; }
 # run1 <setup> <workload> <workers> <order> <rep>: one CSV line.
 run1() {
 	run=$((run + 1))
@@ -285,20 +333,30 @@ run1() {
 	[ "$2" != dynexec ] || x="-x $dyn"
 	[ "${2%@*}" != mixed ] || x="-g $(state_dir $state)/fa-mixed.file"
 	[ "$state" != ext4-cold ] || x="$x -c"
-	# shellcheck disable=SC2086 # $wrap, $ptes and $x are words or empty
-	out=$($wrap $bench -w "${2%@*}" -t "$3" -f "$(file_of "$2" "$(state_dir $state)")" \
+	runner=
+	if [ "${2%@*}" = hotcold ]; then
+		max=$((limit << 20))
+		[ "$state" != unlimited ] || max=max
+		state=ext4 x="-c -g $(state_dir ext4)/fa-hot.file -G $cg" runner=in_cgroup
+		echo "$max" > "$cg/memory.max" || die "cannot set $cg/memory.max to $max"
+	fi
+	# shellcheck disable=SC2086 # $runner, $wrap, $ptes and $x are words or empty
+	out=$($runner $wrap $bench -w "${2%@*}" -t "$3" -f "$(file_of "$2" "$(state_dir $state)")" \
 		-s "$5" $x $ptes) ||
 		die "fa-bench -w $2 failed${perf:+ (under perf stat)}"
 	pc=
 	[ -z "$perf" ] || pc=$(perf_counts) || die "cannot read perf stat's $counts"
-	set -- "$@" $out
-	echo "$2,$3,$4,$1,$5,$6,$7,$8,$9,${10},${11},${12},${13},${14}$pc"
+	# hotcold's second line: name=value, in fa-bench -E's order.
+	[ -z "$limit" ] || pc="$pc,$(echo "$out" | sed -n '2{s/[a-z_]*=//g; s/ /,/g; p}')"
+	set -- "$@" $(echo "$out" | sed -n 1p)
+	echo "$2,$3,$4,$1,$5,$6,$7,$8,$9,${10},${11},${12},${13},${14},${15},${16}$pc"
 	# The guest clock's ns: under -icount, instructions (bench.sh says so).
 	echo "[$run/$total] $2 workers=$3 order=$4 $1 rep=$5: $6 minor faults, clock $8 ns" >&2
 }
 
-echo "workload,threads,order,setup,rep,minflt,majflt,ns,pages,mapped,fa_calls,fa_mapped,fixed_ns,teardown_ns$(
-	[ -z "$perf" ] || echo ",$perf" | sed 's/,/,perf:/g')"
+echo "workload,threads,order,setup,rep,minflt,majflt,ns,pages,mapped,fa_calls,fa_mapped,fixed_ns,teardown_ns,distinct,unread$(
+	[ -z "$perf" ] || echo ",$perf" | sed 's/,/,perf:/g')$(
+	[ -z "$limit" ] || $bench -E | tr ' ' ,| sed 's/^/,/')"
 for w in $workloads; do
 	for t in $(workers "$w"); do
 		rep=1
