@@ -23,6 +23,25 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
 import benchstats as bs  # noqa: E402
 
 
+class MeanDiff(unittest.TestCase):
+    def test_matches_scipy(self):
+        x = np.array([1.5, -0.5, 2.5, 1.0])
+        r = bs.mean_diff(x, 0.95)
+        t = stats.ttest_1samp(x, 0.0)
+        lo, hi = t.confidence_interval(0.95)
+        self.assertAlmostEqual(r.est, 1.125)
+        self.assertAlmostEqual(r.lo, lo)
+        self.assertAlmostEqual(r.hi, hi)
+        self.assertAlmostEqual(r.p, t.pvalue)
+
+    def test_exact_and_too_few(self):
+        self.assertEqual(bs.mean_diff([0, 0, 0]).p, 1.0)
+        r = bs.mean_diff([5, 5, 5])
+        self.assertEqual((r.lo, r.hi, r.p), (5, 5, 0.0))
+        self.assertTrue(math.isnan(bs.mean_diff([5, 5]).p))
+        self.assertTrue(math.isnan(bs.mean_diff([5]).lo))
+
+
 class Paired(unittest.TestCase):
     def test_known_d_matches_scipy(self):
         # d_b = log(new_b / ref_b) = 0.01, 0.02, 0.04
