@@ -796,7 +796,7 @@ class Report:
 
     def perf_table(self, tb):
         """The perf stat counts of a table's cells: each counted event's
-        median and bootstrap interval, a clock's in ms per run, faults per
+        boot-level geometric mean and t interval, a clock's in ms per run, faults per
         run (beside the timed work's, minor + major), any other count per
         page touched (exec, dynexec: per program start) where every run
         touched as many, else per run."""
@@ -1658,6 +1658,9 @@ class Report:
             if x["status"] == "EXCEEDS":
                 said += (" nominal: this method must be fixed before any of "
                          "its verdicts is quoted")
+            elif x["status"] != "at or below":
+                said += (": not to be quoted until a larger A/A shows it at "
+                         "or below nominal")
             return said
 
         other = self.sets[1][0]

@@ -79,6 +79,12 @@ off) ;;
 adaptive) [ "${AB:-0}${AA:-0}${NATIVE:-0}" = 000 ] || die "POLICY=adaptive: not with AB=1, AA=1 or NATIVE=1" ;;
 *) die "POLICY must be off or adaptive, not '$POLICY'" ;;
 esac
+if [ "${PRESSURE:-0}" = 1 ]; then
+	[ "${QUICK:-0}${AB:-0}${AA:-0}${NATIVE:-0}$POLICY" = 0000off ] ||
+		die "PRESSURE=1: not with QUICK=1, AB=1, AA=1, NATIVE=1 or POLICY="
+elif [ -n "${CPU:-}" ]; then
+	die "CPU=$CPU: PRESSURE=1's only"
+fi
 if [ "$GUEST" != x86_64 ]; then
 	[ "${QUICK:-0}${AB:-0}${AA:-0}${NATIVE:-0}" = 0000 ] && [ "$POLICY" = off ] ||
 		[ "${PRESSURE:-0}" = 1 ] ||
@@ -116,8 +122,6 @@ elif [ "${AB:-0}" = 1 ]; then
 	# The A/B is at the default order; its precision comes from BOOTS.
 	ORDERS=${ORDERS:-4} REPS=${REPS:-10}
 elif [ "${PRESSURE:-0}" = 1 ]; then
-	[ "${QUICK:-0}${AB:-0}${AA:-0}${NATIVE:-0}$POLICY" = 0000off ] ||
-		die "PRESSURE=1: not with QUICK=1, AB=1, AA=1, NATIVE=1 or POLICY="
 	out=$BUILD/bench-pressure
 	[ "$GUEST" = x86_64 ] || out=$out-$GUEST
 	if [ -n "${CPU:-}" ]; then

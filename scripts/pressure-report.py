@@ -62,8 +62,8 @@ TABLES = [
     [("memcg_pgscan", "memcg pgscan"), ("memcg_pgsteal", "memcg pgsteal"),
      ("memcg_pgactivate", "memcg pgactivate"),
      ("memcg_workingset_refault_file", "memcg refault_file"),
-     ("memcg_max", "memory.events max"), ("psi_some_us", "PSI some us"),
-     ("psi_full_us", "PSI full us")],
+     ("memcg_max", "memory.events max"), ("memcg_oom", "memory.events oom"),
+     ("psi_some_us", "PSI some us"), ("psi_full_us", "PSI full us")],
 ]
 
 
@@ -149,9 +149,11 @@ def main():
             p(f"  {k}: {meta[k]}")
     p(f"  boots: {boots} (the replicate); per boot, each cell's value is the "
       "median of its runs")
-    p(f"  figure: {unit}; counts are the kernel's own (/proc/vmstat, the "
-      "cgroup's memory.stat, memory.events, memory.pressure), which emulation "
-      "does not distort")
+    p(f"  figure: {unit}; counts are the kernel's own (/proc/vmstat, whose "
+      "pgscan and pgsteal count global reclaim only, and the cgroup's "
+      "memory.stat and memory.events, which count its limit's), which emulation "
+      "does not distort; PSI (memory.pressure) is stall time by the guest's "
+      "clock, in us: under -icount, thousands of instructions")
     p(f"  intervals: {CONF:.0%} t intervals over boots (B - 1 df); ratios "
       "(new - baseline) / baseline against order 0, negative is less; marks "
       "'*' where the Holm-adjusted p over this report is below "

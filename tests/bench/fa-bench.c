@@ -33,10 +33,12 @@
  *   mixed           two threads of one process at once: one reads the
  *                   file in order (seq), the other does sparse's passes
  *                   over the -g file; no one order suits both
- *   hotcold         one thread, HOT_ROUNDS times: read the next chunk of
- *                   the file (the stream) in order, then as many pages of
- *                   the -g file (the hot set) as it has, at random; with
- *                   -G, in that cgroup (make bench PRESSURE=1)
+ *   hotcold         one thread, HOT_ROUNDS times: read one page in
+ *                   STREAM_STRIDE of the next chunk of the file (the
+ *                   stream) in order, a scan that reads part of what it
+ *                   passes, then as many pages of the -g file (the hot
+ *                   set) as it has, at random; with -G, in that cgroup
+ *                   (make bench PRESSURE=1)
  *
  * -c starts cold: the file's pages are dropped from the page cache first
  * (POSIX_FADV_DONTNEED, on a clean file), so that its faults are major
@@ -72,8 +74,8 @@
  *   reclaimed before any read.  The rest of its second line are the
  *   deltas of /proc/vmstat's reclaim counters and of the -G cgroup's
  *   memory.stat, memory.events and memory.pressure (PSI totals, us).
- *   The lookups cost the same at every order: one or two pagemap reads a
- *   page read.
+ *   The lookups cost the same at every order: two pagemap reads a page
+ *   read.
  * - <fa calls> and <fa mapped> are the deltas of /proc/vmstat's
  *   fault_around and fault_around_mapped over the measured phases,
  *   system-wide (-1 on a kernel without them).  The workers' own code is
@@ -106,6 +108,7 @@
 #define SPARSE_TOUCHES	512	/* sparse's default: about as many touches */
 #define RAND_WORDS	64	/* mmap-pread-rand's random reads per page */
 #define HOT_ROUNDS	16	/* hotcold: stream chunks, a hot round after each */
+#define STREAM_STRIDE	4	/* hotcold reads one stream page in 4 */
 #define PM_PRESENT	(1ULL << 63)	/* /proc/pid/pagemap's bits */
 #define PM_PFN		((1ULL << 55) - 1)
 
@@ -353,8 +356,8 @@ static unsigned long fate_read(struct fate *f, size_t i)
 		sh->reclaimed_read++;
 	}
 	sum = read_page(p);
-	if (!(e & PM_PRESENT))
-		e = pagemap_entry(p);
+	/* Always a second lookup: the same cost at every order. */
+	e = pagemap_entry(p);
 	f->mine[i] = 1;
 	f->pfn[i] = e & PM_PFN;
 	return sum;
@@ -387,11 +390,12 @@ static void fate_init(struct fate *f, size_t n)
 }
 
 /*
- * hotcold: HOT_ROUNDS times, read the next chunk of the stream (@map, the
- * -f file) in order, then as many pages of the hot file (-g) as it has,
- * at random (with repeats).  Under a memory.max below the two, the stream
- * pushes the hot set out; young PTEs that fault-around made for pages
- * nobody reads look referenced to reclaim.
+ * hotcold: HOT_ROUNDS times, read one page in STREAM_STRIDE of the next
+ * chunk of the stream (the -f file) in order, then as many pages of the
+ * hot file (-g) as it has, at random (with repeats).  Under a memory.max
+ * below the two, the stream pushes the hot set out; fault-around maps
+ * the stream's pages in between, which nobody reads, and their young PTEs
+ * look referenced to reclaim.
  */
 static void hotcold(void)
 {
@@ -402,7 +406,9 @@ static void hotcold(void)
 	for (r = 0; r < HOT_ROUNDS; r++) {
 		from = npages * r / HOT_ROUNDS;
 		to = npages * (r + 1) / HOT_ROUNDS;
-		for (i = from; i < to; i++)
+		/* The multiples of the stride in [from, to), each once. */
+		from = (from + STREAM_STRIDE - 1) / STREAM_STRIDE * STREAM_STRIDE;
+		for (i = from; i < to; i += STREAM_STRIDE)
 			sink += fate_read(&cold_fate, i);
 		for (i = 0; i < hot_pages; i++)
 			sink += fate_read(&hot_fate, next_rand(&s) % hot_pages);
@@ -988,7 +994,8 @@ int main(int argc, char **argv, char **envp)
 			mapped = 0;
 		}
 		if (workload == HOTCOLD)
-			pages = npages + HOT_ROUNDS * (file2_size / page_size);
+			pages = (npages + STREAM_STRIDE - 1) / STREAM_STRIDE +
+				HOT_ROUNDS * (file2_size / page_size);
 	}
 	if (!counts_reads())
 		distinct = unread = -1;

@@ -81,7 +81,13 @@ if [ "$tasks" = auto ]; then
 	tasks=$(echo $tasks "$cpus")
 fi
 # workers <workload>: its thread or task counts.
-workers() { case $1 in mmap-pread-*) echo "$tasks" ;; *) echo "$threads" ;; esac; }
+workers() {
+	case $1 in
+	mmap-pread-*) echo "$tasks" ;;
+	hotcold*) echo 1 ;;	# one reader: its fates are one process's
+	*) echo "$threads" ;;
+	esac
+}
 dbg=/sys/kernel/debug
 # The page size from the kernel itself: busybox has no getconf.
 page=$(awk '/^KernelPageSize:/ { print $2 * 1024; exit }' /proc/self/smaps)
