@@ -35,8 +35,9 @@
 #        report says why not
 #   PRESSURE=1 runs the readers under memory pressure instead: hotcold
 #        (a hot set re-read, a cold stream that pushes it out, on ext4)
-#        in a cgroup v2 memory.max below its pages, and the same without
-#        the limit (hotcold@unlimited), every order, into
+#        and hotscan (the same reading one stream page in 4) in a cgroup
+#        v2 memory.max below their pages, and the same without the limit
+#        (<workload>@unlimited), every order, into
 #        build/bench-pressure/ (or build/bench-pressure-<guest>/ with
 #        GUEST= or ARCH=), reported by scripts/pressure-report.py: the
 #        reclaim counts per order, and what fault-around saves against
@@ -129,7 +130,7 @@ elif [ "${PRESSURE:-0}" = 1 ]; then
 		export QEMU_CPU=$CPU
 		out=$out-$CPU
 	fi
-	WORKLOADS=${WORKLOADS:-hotcold hotcold@unlimited}
+	WORKLOADS=${WORKLOADS:-hotcold hotcold@unlimited hotscan hotscan@unlimited}
 elif [ "$POLICY" = adaptive ]; then
 	out=$BUILD/bench-adaptive
 	WORKLOADS=${WORKLOADS:-$WORKLOADS_ALL mixed}

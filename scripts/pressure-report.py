@@ -4,10 +4,11 @@
 
 usage: pressure-report.py --out DIR [--meta KEY=VALUE]... patched=RUNS.csv[,RUNS.csv]...
 
-The runs are sweep.sh -M's: workload hotcold (a hot file re-read at
+The runs are sweep.sh -M's: workloads hotcold (a hot file re-read at
 random after each chunk of a stream read in order, both on ext4, in a
-cgroup v2 memory.max below their pages) and hotcold@unlimited (the same
-with memory.max=max), every order, in several boots (one CSV a boot).
+cgroup v2 memory.max below their pages) and hotscan (the same reading
+one stream page in 4), each also as <workload>@unlimited (the same with
+memory.max=max), every order, in several boots (one CSV a boot).
 
 Each boot is the replicate (scripts/benchstats.py): a boot's value for a
 cell (workload, order) is the median of its runs; a count's level is the
@@ -15,18 +16,27 @@ mean of the boots' values with its t interval (B - 1 df); the figure's
 ratios to order 0 are benchstats.paired_ratio's; the figure's
 differences in M insn, paired t intervals of the boots' differences.
 
-What fault-around saves and what reclaim costs, per order o against
+What fault-around saves and what the limit costs, per order o against
 order 0, from the figure (guest instructions under -icount: the reclaim
 work, the refaults and the loop device's reads are instructions too):
-  saves(o)   = unlimited(0) - unlimited(o)
-  reclaim(o) = [limited(o) - unlimited(o)] - [limited(0) - unlimited(0)]
-  net(o)     = saves(o) - reclaim(o) = limited(0) - limited(o)
-Reclaim costs more than fault-around saves at order o when net(o) < 0
-with its whole interval: the window beyond which it does is the smallest
-such order.  The pages mapped ahead (fault_around_mapped) end one of
-three ways, from fa-bench's look at the page table before each read:
-read while still mapped (hits), still mapped and never read at the end
-(unread), or unmapped before a read, reclaimed (the rest).
+  saves(o) = unlimited(0) - unlimited(o)
+  net(o)   = limited(0) - limited(o)
+  extra(o) = saves(o) - net(o): what the limit costs at o beyond what it
+             costs at 0 (reclaim and refaults, and the savings that pages
+             unmapped before use lose)
+Each is a paired t over boots, Holm-adjusted within its own family.  The
+verdicts, per workload: the best window under the limit (stable_pick:
+beyond it each doubling costs more than it saves); whether fault-around
+saves at all without the limit (some saves(o) shown > 0: if none, there
+is no break-even to find); the largest order no worse than order 0
+under the limit (the 90% interval's lower end of net(o) above -1% of
+order 0's figure, TOST's side) and the smallest from which every order
+is shown worse; and the orders where the limit turns a saving into a
+loss (saves, -net and extra all shown > 0).  Fewer than 2 boots: no
+verdict.  The pages mapped ahead (fault_around_mapped, mapping events)
+end one of three ways, from fa-bench's look at the page table around
+each read: used (read while mapped), mapped at the end and never read,
+or unmapped (reclaimed) first; never used = fa-mapped - used.
 
 Prints the report and writes DIR/results.csv and DIR/results.json.
 """
@@ -44,21 +54,31 @@ import benchstats as bs
 
 CONF = 0.95
 ALPHA = 0.05
-LIMITED, FREE = "hotcold", "hotcold@unlimited"
+UNLIMITED = "@unlimited"	# the same workload with memory.max=max
+DELTA = 0.01	# "no worse than order 0": by at most 1% of its figure
+# The columns where fa-bench writes -1 for "not measured" (a kernel
+# without the counters, a cgroup file missing, frames hidden).
+MAYBE = {"fa_calls", "fa_mapped", "distinct", "unread", "hits", "reclaimed_read",
+         "pgscan", "pgsteal", "pgactivate", "pgdeactivate",
+         "workingset_refault_file", "workingset_activate_file", "slabs_scanned",
+         "allocstall", "pgmajfault", "memcg_pgscan", "memcg_pgsteal",
+         "memcg_pgactivate", "memcg_pgdeactivate", "memcg_workingset_refault_file",
+         "memcg_workingset_activate_file", "memcg_max", "memcg_oom",
+         "psi_some_us", "psi_full_us"}
 # The tables' columns: the figure and the pages' fates, then the reclaim
 # counts.  psi_* are microseconds of the guest's clock (under -icount,
 # instructions / 1000).
 TABLES = [
     [("ns", "M insn"), ("chg", "%chg vs 0"), ("minflt", "minor faults"),
      ("majflt", "major faults"), ("fa_mapped", "fa-mapped"),
-     ("hits", "read mapped"), ("unread", "never read"),
-     ("ahead_reclaimed", "reclaimed unread"),
-     ("reclaimed_read", "reclaimed, reread")],
-    [("pgscan", "pgscan"), ("pgsteal", "pgsteal"), ("pgactivate", "pgactivate"),
-     ("pgdeactivate", "pgdeactivate"),
+     ("hits", "used"), ("never_used", "never used"),
+     ("unread", "  mapped at end"), ("ahead_reclaimed", "  unmapped first"),
+     ("reclaimed_read", "read, unmapped, reread")],
+    [("pgscan", "pgscan (global)"), ("pgsteal", "pgsteal (global)"),
+     ("pgactivate", "pgactivate"), ("pgdeactivate", "pgdeactivate"),
      ("workingset_refault_file", "refault_file"),
      ("workingset_activate_file", "wset_activate_file"),
-     ("slabs_scanned", "slabs_scanned"), ("allocstall", "allocstall")],
+     ("slabs_scanned", "slabs_scanned"), ("allocstall", "allocstall (global)")],
     [("memcg_pgscan", "memcg pgscan"), ("memcg_pgsteal", "memcg pgsteal"),
      ("memcg_pgactivate", "memcg pgactivate"),
      ("memcg_workingset_refault_file", "memcg refault_file"),
@@ -75,22 +95,24 @@ def load(paths):
             for r in csv.DictReader(f):
                 if r["setup"] != "sweep":
                     continue
-                row = {k: (v if k in ("workload", "setup") else float(v))
+                row = {k: (v if k in ("workload", "setup") else
+                           math.nan if v == "-1" and k in MAYBE else float(v))
                        for k, v in r.items()}
                 fa, hits, unread = row["fa_mapped"], row["hits"], row["unread"]
-                row["ahead_reclaimed"] = (fa - hits - unread
-                                          if min(fa, hits, unread) >= 0 else -1)
+                # nan where one is not measured: nan propagates.
+                row["never_used"] = fa - hits
+                row["ahead_reclaimed"] = fa - hits - unread
                 cells[(row["workload"], int(row["order"]))][b].append(row)
     return cells
 
 
 def per_boot(cell, field):
     """The boots' medians of a field; None if a boot has no runs or the
-    field is not measured (-1)."""
+    field is not measured (nan)."""
     vals = []
     for runs in cell:
         xs = [r[field] for r in runs if field in r]
-        if not xs or min(xs) < 0:
+        if not xs or any(x != x for x in xs):
             return None
         vals.append(statistics.median(xs))
     return np.array(vals)
@@ -154,47 +176,68 @@ def main():
       "memory.stat and memory.events, which count its limit's), which emulation "
       "does not distort; PSI (memory.pressure) is stall time by the guest's "
       "clock, in us: under -icount, thousands of instructions")
-    p(f"  intervals: {CONF:.0%} t intervals over boots (B - 1 df); ratios "
+    p(f"  intervals: {CONF:.0%} t intervals over boots (B - 1 df); %chg = "
       "(new - baseline) / baseline against order 0, negative is less; marks "
-      "'*' where the Holm-adjusted p over this report is below "
-      f"{ALPHA}, '~' otherwise (not shown, not 'no effect')")
+      f"'*' where the Holm-adjusted p is below {ALPHA}, within one family "
+      "(the tables' ratios; each workload's saves, limit's extra and net), "
+      "'~' otherwise (not shown, not 'no effect')")
     p("")
 
     results = {"meta": meta, "boots": boots, "cells": [], "verdicts": {}}
-    # Every test of the report, for Holm: (key, p).
-    tests = {}
+    # Each workload under the limit, and its run without it.
+    bases = sorted({w for (w, o) in cells if not w.endswith(UNLIMITED)})
+    names = [x for b in bases for x in (b, b + UNLIMITED)]
     fig = {}
-    for w in (LIMITED, FREE):
+    for w in names:
         for o in orders:
             if (w, o) in cells:
                 v = per_boot(cells[(w, o)], "ns")
                 if v is not None:
                     fig[(w, o)] = v / scale
-    for w in (LIMITED, FREE):
+    # Families, each Holm-adjusted on its own: the ratios to order 0 (what
+    # the tables mark), and per workload's orders net(o), saves(o) and the
+    # limit's extra cost.
+    fams = defaultdict(dict)
+    for w in names:
         for o in orders:
             if o and (w, o) in fig and (w, 0) in fig:
-                tests[("ratio", w, o)] = bs.paired_ratio(fig[(w, o)], fig[(w, 0)], CONF)
-    net = {}
-    for o in orders:
-        if o and all((w, x) in fig for w in (LIMITED, FREE) for x in (0, o)):
-            saves = fig[(FREE, 0)] - fig[(FREE, o)]
-            rec = (fig[(LIMITED, o)] - fig[(FREE, o)]) - (fig[(LIMITED, 0)] - fig[(FREE, 0)])
-            net[o] = (mean_t(saves), mean_t(rec), mean_t(saves - rec))
-            tests[("net", o)] = net[o][2][3]
-    keys = list(tests)
-    adj = dict(zip(keys, bs.holm([t.p if isinstance(t, bs.Ratio) else t
-                                  for t in tests.values()])))
+                fams["ratio"][(w, o)] = bs.paired_ratio(fig[(w, o)], fig[(w, 0)], CONF)
+    net = defaultdict(dict)
+    for b in bases:
+        lim, free = b, b + UNLIMITED
+        for o in orders:
+            if o and all((w, x) in fig for w in (lim, free) for x in (0, o)):
+                saves = fig[(free, 0)] - fig[(free, o)]
+                n = fig[(lim, 0)] - fig[(lim, o)]
+                extra = saves - n
+                net[b][o] = {"saves": bs.mean_diff(saves, CONF),
+                             "extra": bs.mean_diff(extra, CONF),
+                             "net": bs.mean_diff(n, CONF),
+                             # TOST's lower side: net >= -1% of L(0)
+                             "net90": bs.mean_diff(n, 1 - 2 * ALPHA)}
+                for k in ("saves", "extra", "net"):
+                    fams[k][(b, o)] = net[b][o][k]
+    adj = {}
+    for k, fam in fams.items():
+        keys = list(fam)
+        adj.update({(k,) + key: q for key, q in
+                    zip(keys, bs.holm([fam[x].p for x in keys]))})
 
     def mark(key):
         q = adj.get(key, math.nan)
         return "*" if q == q and q < ALPHA else "~"
 
-    for w in (LIMITED, FREE):
+    def shown(key, sign):
+        """The family's test rejects, with the estimate's sign."""
+        r = fams[key[0]][key[1:]]
+        return mark(key) == "*" and r.est * sign > 0
+
+    for w in names:
         present = [o for o in orders if (w, o) in cells]
         if not present:
             continue
         runs = sum(len(r) for o in present for r in cells[(w, o)])
-        p(f"{w} ({'memory.max below its pages' if w == LIMITED else 'no memory limit'}; "
+        p(f"{w} ({'no memory limit' if w.endswith(UNLIMITED) else 'memory.max below its pages'}; "
           f"{runs} runs): per order, the mean over boots +- the half-width of "
           "its 95% CI")
         for group in TABLES:
@@ -209,7 +252,7 @@ def main():
                     v = fig.get((w, o)) if f == "ns" else per_boot(cells[(w, o)], f)
                     width = max(len(n), 14) + 2
                     if f == "chg":
-                        r = tests.get(("ratio", w, o))
+                        r = fams["ratio"].get((w, o))
                         x = "baseline" if o == 0 else "-" if r is None else \
                             f"{r.chg():+.2f}% {mark(('ratio', w, o))}"
                         vals.append(f"{x:>{width}}")
@@ -227,40 +270,68 @@ def main():
                 p(f"  {o:>5} " + "".join(vals))
             p("")
 
-    p("Fault-around's saving against reclaim's cost, per order against order 0 "
-      f"({unit.split(' (')[0]}, mean over boots [95% CI]):")
-    p("  saves = unlimited(0) - unlimited(o); reclaim = extra cost of the limit at o "
-      "over that at 0; net = saves - reclaim = limited(0) - limited(o)")
-    worse = None
-    for o in sorted(net):
-        s, r, n = net[o]
-        p(f"  order {o:>2}: saves {fmt_ci(*s[:3], 3)}  reclaim {fmt_ci(*r[:3], 3)}  "
-          f"net {fmt_ci(*n[:3], 3)} {mark(('net', o))}")
-        if worse is None and n[2] < 0 and mark(("net", o)) == "*":
-            worse = o
-    lim = {o: fig[(LIMITED, o)] for o in orders if (LIMITED, o) in fig}
-    pick = bs.stable_pick(lim, 0.01, CONF) if len(lim) > 1 else None
-    verdict = results["verdicts"]
-    if pick:
-        stab = {True: "stable", False: "unstable", None: "stability not tested"}
-        p(f"  under the limit: best order {pick['best']} "
-          f"({stab[pick['best_stable']]}"
-          f"{': leaving a boot out gives ' + ', '.join(map(str, pick['best_moves'])) if pick['best_moves'] else ''}), "
-          f"recommended {pick['recommended']} (the smallest shown within 1% of the best; "
-          f"{stab[pick['rec_stable']]})")
-        verdict.update(best=pick["best"], recommended=pick["recommended"],
-                       best_stable=pick["best_stable"], rec_stable=pick["rec_stable"])
-    if worse is None:
-        p("  reclaim costs more than fault-around saves at no order measured "
-          f"(no net shown below 0 after Holm, orders up to {max(orders)})")
-    else:
-        p(f"  reclaim costs more than fault-around saves from order {worse} "
-          f"({1 << worse} pages a window; net shown below 0 after Holm)")
-    verdict["window_net_negative_from"] = worse
-    verdict["net"] = {o: {"saves": net[o][0][:3], "reclaim": net[o][1][:3],
-                          "net": net[o][2][:3], "mark": mark(("net", o))}
-                      for o in net}
-    p("")
+    fig_unit = unit.split(" (")[0]
+    for b in bases:
+        if not net[b]:
+            continue
+        l0 = float(np.mean(fig[(b, 0)]))
+        p(f"{b}: what fault-around saves against what the limit costs, per order "
+          f"against order 0 ({fig_unit}, mean over boots [95% CI]; marks: Holm "
+          "within each column's family)")
+        p(f"  saves = {b}{UNLIMITED}(0) - {b}{UNLIMITED}(o); limit's extra = what "
+          "the limit costs at o beyond what it costs at 0 (reclaim, refaults, "
+          "and the savings that pages unmapped before use lose); net = saves - "
+          f"extra = {b}(0) - {b}(o)")
+        for o in sorted(net[b]):
+            c = net[b][o]
+            p(f"  order {o:>2}: saves {fmt_ci(c['saves'].est, c['saves'].lo, c['saves'].hi, 3)} "
+              f"{mark(('saves', b, o))}  limit's extra {fmt_ci(c['extra'].est, c['extra'].lo, c['extra'].hi, 3)} "
+              f"{mark(('extra', b, o))}  net {fmt_ci(c['net'].est, c['net'].lo, c['net'].hi, 3)} "
+              f"{mark(('net', b, o))}")
+        verdict = results["verdicts"].setdefault(b, {})
+        if boots < 2:
+            p("  untestable: fewer than 2 boots give no interval, so no verdict")
+            verdict["untestable"] = True
+            p("")
+            continue
+        os_ = sorted(net[b])
+        saves = [o for o in os_ if shown(("saves", b, o), 1)]
+        neg = [o for o in os_ if shown(("net", b, o), -1)]
+        ok = [o for o in os_ if net[b][o]["net90"].lo > -DELTA * l0]
+        lost = [o for o in neg if o in saves and shown(("extra", b, o), 1)]
+        verdict.update(saves=saves, net_negative=neg, no_worse=ok,
+                       limit_turns_saving_into_loss=lost)
+        pick = bs.stable_pick({o: fig[(b, o)] for o in orders if (b, o) in fig},
+                              DELTA, CONF)
+        stab = {True: "stable", False: "UNSTABLE", None: "stability not assessed"}
+        moves = (f": leaving a boot out gives {', '.join(map(str, pick['best_moves']))}"
+                 if pick["best_moves"] else "")
+        p(f"  under the limit the best window is order {pick['best']} "
+          f"({stab[pick['best_stable']]}{moves}): beyond it each doubling costs "
+          "more than it saves")
+        verdict.update(best=pick["best"], best_stable=pick["best_stable"])
+        if not saves:
+            p("  fault-around saves nothing here without the limit (no saves(o) "
+              "shown > 0): there is no break-even to find")
+        else:
+            w_lo = max(ok) if ok else 0
+            w_hi = next((o for o in os_ if all(x in neg for x in os_ if x >= o)), None)
+            p(f"  without the limit fault-around saves at order(s) "
+              f"{', '.join(map(str, saves))}; under it, no worse than order 0 "
+              f"(net shown above -{DELTA:.0%} of order 0's figure, 90% TOST side) "
+              f"up to order {w_lo}" +
+              (f", and worse than order 0 from order {w_hi} on" if w_hi is not None
+               else ", and shown worse at no larger order throughout"))
+            if any(o < w_lo for o in neg):
+                p("  not monotone: some order below that is worse than order 0")
+            verdict.update(break_even_above=w_lo, break_even_at_most=w_hi)
+        if lost:
+            p(f"  at order(s) {', '.join(map(str, lost))} the limit turns what "
+              "fault-around saves into a loss (saves > 0, net < 0, extra > 0, all "
+              "shown)")
+        verdict["net"] = {o: {k: [net[b][o][k].est, net[b][o][k].lo, net[b][o][k].hi]
+                              for k in ("saves", "extra", "net")} for o in net[b]}
+        p("")
     text = "\n".join(out)
     print(text)
     with open(f"{a.out}/results.json", "w") as f:

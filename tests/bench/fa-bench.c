@@ -5,8 +5,10 @@
  *
  *   fa-bench -C -f file -m MiB     create the file, all of it in the page cache
  *   fa-bench -w workload -f file [-c] [-t workers] [-s seed] [-P ptes]
- *            [-p passes] [-n starts] [-x program]
+ *            [-p passes] [-n starts] [-x program] [-g file] [-G cgroup]
  *   fa-bench -H n [-d dir]
+ *   fa-bench -R -f file [-P ptes]  one fault: pages mapped, pages young
+ *   fa-bench -E                    the names of hotcold's second line
  *
  * Workloads (reading a page reads every word of it, as vm-scalability's
  * usemem --readonly does; every mapping starts on a page-table boundary,
@@ -33,12 +35,13 @@
  *   mixed           two threads of one process at once: one reads the
  *                   file in order (seq), the other does sparse's passes
  *                   over the -g file; no one order suits both
- *   hotcold         one thread, HOT_ROUNDS times: read one page in
- *                   STREAM_STRIDE of the next chunk of the file (the
- *                   stream) in order, a scan that reads part of what it
- *                   passes, then as many pages of the -g file (the hot
- *                   set) as it has, at random; with -G, in that cgroup
- *                   (make bench PRESSURE=1)
+ *   hotcold         one thread, HOT_ROUNDS times: read the next chunk of
+ *                   the file (the stream) in order, then as many pages of
+ *                   the -g file (the hot set) as it has, at random; with
+ *                   -G, in that cgroup (make bench PRESSURE=1)
+ *   hotscan         the same, but reading one stream page in SCAN_STRIDE:
+ *                   a scan that reads part of what it passes, so that
+ *                   fault-around maps stream pages nobody reads
  *
  * -c starts cold: the file's pages are dropped from the page cache first
  * (POSIX_FADV_DONTNEED, on a clean file), so that its faults are major
@@ -65,17 +68,24 @@
  *   <unread> the pages of the measured mappings that were mapped at the
  *   end of a pass but never read in it (/proc/self/pagemap), summed: what
  *   fault-around mapped for nothing (-1 for anon, exec, dynexec, mixed).
- * - hotcold looks each page up in the page table before it reads it: its
- *   "hits" are reads of pages that fault-around mapped (mapped, and not by
- *   this process's last read of that page at that frame), and
- *   "reclaimed_read" reads of pages it had read whose mapping reclaim took
- *   since.  Its <unread> are the pages mapped at the end that no read
- *   found mapped there, so fa mapped - hits - unread were mapped ahead and
- *   reclaimed before any read.  The rest of its second line are the
- *   deltas of /proc/vmstat's reclaim counters and of the -G cgroup's
- *   memory.stat, memory.events and memory.pressure (PSI totals, us).
- *   The lookups cost the same at every order: two pagemap reads a page
- *   read.
+ * - hotcold and hotscan look each page up in the page table before they
+ *   read it.  fa mapped counts mapping events (a page mapped ahead twice
+ *   counts twice), and so do the fates: "hits" are reads that found their
+ *   page mapped though this process's last read had not mapped it there
+ *   (never read, or read at another frame): fault-around mapped it and
+ *   this read used it; "reclaimed_read" reads of pages it had read whose
+ *   mapping reclaim took since.  Their <unread> are the pages mapped at
+ *   the end that no read used, so fa mapped - hits were never used, and
+ *   fa mapped - hits - unread were unmapped (reclaimed) before a use.
+ *   This needs the frames, which pagemap shows with CAP_SYS_ADMIN only:
+ *   without, hits, reclaimed_read and unread are -1.  A page unmapped and
+ *   mapped ahead again at the same frame reads as never unmapped, and the
+ *   counters are system-wide (the guest runs nothing else).  The rest of
+ *   the second line are the deltas of /proc/vmstat's reclaim counters
+ *   (pgscan, pgsteal and allocstall: global reclaim only) and of the -G
+ *   cgroup's memory.stat, memory.events and memory.pressure (PSI totals,
+ *   us), read right after the work.  The lookups cost the same at every
+ *   order: two pagemap reads a page read.
  * - <fa calls> and <fa mapped> are the deltas of /proc/vmstat's
  *   fault_around and fault_around_mapped over the measured phases,
  *   system-wide (-1 on a kernel without them).  The workers' own code is
@@ -108,15 +118,15 @@
 #define SPARSE_TOUCHES	512	/* sparse's default: about as many touches */
 #define RAND_WORDS	64	/* mmap-pread-rand's random reads per page */
 #define HOT_ROUNDS	16	/* hotcold: stream chunks, a hot round after each */
-#define STREAM_STRIDE	4	/* hotcold reads one stream page in 4 */
+#define SCAN_STRIDE	4	/* hotscan reads one stream page in 4 */
 #define PM_PRESENT	(1ULL << 63)	/* /proc/pid/pagemap's bits */
 #define PM_PFN		((1ULL << 55) - 1)
 
 enum workload { SEQ, RAND, SPARSE, PREAD_SEQ, PREAD_RAND, ANON, EXEC, DYNEXEC,
-		MIXED, HOTCOLD };
+		MIXED, HOTCOLD, HOTSCAN };
 static const char *const names[] = {
 	"seq", "rand", "sparse", "mmap-pread-seq", "mmap-pread-rand", "anon",
-	"exec", "dynexec", "mixed", "hotcold",
+	"exec", "dynexec", "mixed", "hotcold", "hotscan",
 };
 
 static enum workload workload;
@@ -144,6 +154,7 @@ static struct shared {
 	long distinct[MAX_WORKERS], unread[MAX_WORKERS];
 	/* hotcold's fates of the pages it found mapped, see hotcold(). */
 	long hits, reclaimed_read;
+	int no_pfn;	/* pagemap hid the frames: the fates cannot be told */
 	/* The phase's span by the workers' clocks, not by main's wake-up. */
 	unsigned long long from[MAX_WORKERS], to[MAX_WORKERS];
 } *sh;
@@ -215,11 +226,13 @@ static char *map_work(void)
 	return p;
 }
 
-/* The Rss of the mapping at @addr, in pages, from /proc/self/smaps. */
-static long mapped_pages(const void *addr)
+/* A field (Rss, Referenced) of the mapping at @addr, in pages, from
+ * /proc/self/smaps. */
+static long smaps_pages(const void *addr, const char *field)
 {
 	unsigned long start, end, kb = 0;
-	char line[512], perms[5];
+	char line[512], perms[5], key[32];
+	size_t n = strlen(field);
 	int found = 0;
 	FILE *f;
 
@@ -230,15 +243,38 @@ static long mapped_pages(const void *addr)
 		/* A VMA's header line: "start-end perms offset dev inode path". */
 		if (sscanf(line, "%lx-%lx %4s", &start, &end, perms) == 3)
 			found = start == (unsigned long)addr;
-		else if (found && sscanf(line, "Rss: %lu kB", &kb) == 1)
+		else if (found && !strncmp(line, field, n) && line[n] == ':' &&
+			 sscanf(line, "%31s %lu kB", key, &kb) == 2)
 			break;
 	}
 	fclose(f);
 	if (!found) {
 		errno = ENOENT;
-		die("no Rss for the mapping in /proc/self/smaps");
+		die("no such mapping in /proc/self/smaps");
 	}
 	return kb * 1024 / page_size;
+}
+
+static long mapped_pages(const void *addr)
+{
+	return smaps_pages(addr, "Rss");
+}
+
+/*
+ * -R: one read fault on a new mapping of the (cached) file, and how many
+ * of the pages it mapped are young: "<Rss pages> <Referenced pages>".
+ * Fault-around maps the others young, except where the architecture
+ * wants them old (arch_wants_old_prefaulted_pte(): arm64 with a hardware
+ * Access flag), which make bench PRESSURE=1 reports.
+ */
+static int young_probe(void)
+{
+	volatile char *p = map_aligned(file_size, PROT_READ, MAP_SHARED, fd);
+
+	(void)p[0];
+	printf("%ld %ld\n", mapped_pages((const void *)p),
+	       smaps_pages((const void *)p, "Referenced"));
+	return 0;
 }
 
 static unsigned long read_page(const char *p)
@@ -250,6 +286,18 @@ static unsigned long read_page(const char *p)
 	for (i = 0; i < page_size / sizeof(*w); i++)
 		sum += w[i];
 	return sum;
+}
+
+/* hotcold or hotscan: a stream, a hot file and their pages' fates. */
+static int is_hotcold(void)
+{
+	return workload == HOTCOLD || workload == HOTSCAN;
+}
+
+/* The stream pages between two of its reads, plus one. */
+static size_t hot_stride(void)
+{
+	return workload == HOTSCAN ? SCAN_STRIDE : 1;
 }
 
 /* Whether this workload counts the pages it reads (see account()). */
@@ -350,6 +398,7 @@ static unsigned long fate_read(struct fate *f, size_t i)
 	unsigned long sum;
 
 	if (e & PM_PRESENT) {
+		sh->no_pfn |= !(e & PM_PFN);
 		if (!f->mine[i] || (e & PM_PFN) != f->pfn[i])
 			sh->hits++;
 	} else if (f->mine[i]) {
@@ -390,15 +439,16 @@ static void fate_init(struct fate *f, size_t n)
 }
 
 /*
- * hotcold: HOT_ROUNDS times, read one page in STREAM_STRIDE of the next
- * chunk of the stream (the -f file) in order, then as many pages of the
- * hot file (-g) as it has, at random (with repeats).  Under a memory.max
- * below the two, the stream pushes the hot set out; fault-around maps
- * the stream's pages in between, which nobody reads, and their young PTEs
- * look referenced to reclaim.
+ * hotcold, hotscan: HOT_ROUNDS times, read the next chunk of the stream
+ * (the -f file) in order, every page (hotcold) or one in SCAN_STRIDE
+ * (hotscan), then as many pages of the hot file (-g) as it has, at random
+ * (with repeats).  Under a memory.max below the two, the stream pushes
+ * the hot set out; hotscan's pages between its reads, which fault-around
+ * maps and nobody reads, have young PTEs that look referenced to reclaim.
  */
 static void hotcold(void)
 {
+	size_t stride = hot_stride();
 	size_t hot_pages = hot_fate.n, r, i, from, to;
 	unsigned int s = seed * 7919 + 1;
 	volatile unsigned long sink = 0;
@@ -407,8 +457,8 @@ static void hotcold(void)
 		from = npages * r / HOT_ROUNDS;
 		to = npages * (r + 1) / HOT_ROUNDS;
 		/* The multiples of the stride in [from, to), each once. */
-		from = (from + STREAM_STRIDE - 1) / STREAM_STRIDE * STREAM_STRIDE;
-		for (i = from; i < to; i += STREAM_STRIDE)
+		from = (from + stride - 1) / stride * stride;
+		for (i = from; i < to; i += stride)
 			sink += fate_read(&cold_fate, i);
 		for (i = 0; i < hot_pages; i++)
 			sink += fate_read(&hot_fate, next_rand(&s) % hot_pages);
@@ -557,7 +607,7 @@ static void work(unsigned int id, char *map)
 			sink += sparse_pass(fd2, file2_size);
 		return;
 	}
-	if (workload == HOTCOLD) {
+	if (is_hotcold()) {
 		hotcold();
 		return;
 	}
@@ -605,6 +655,7 @@ static void work(unsigned int id, char *map)
 			return;
 		case MIXED:
 		case HOTCOLD:
+		case HOTSCAN:
 			break;
 		}
 	}
@@ -764,7 +815,7 @@ int main(int argc, char **argv, char **envp)
 
 	environment = envp;
 	page_size = sysconf(_SC_PAGESIZE);
-	while ((opt = getopt(argc, argv, "Ccw:t:f:m:s:P:p:n:x:H:d:g:G:E")) != -1) {
+	while ((opt = getopt(argc, argv, "Ccw:t:f:m:s:P:p:n:x:H:d:g:G:ER")) != -1) {
 		switch (opt) {
 		case 'C': do_create = 1; break;
 		case 'c': cold = 1; break;
@@ -781,6 +832,7 @@ int main(int argc, char **argv, char **envp)
 		case 'd': dir = optarg; break;
 		case 'g': file2 = optarg; break;
 		case 'G': cgroup = optarg; break;
+		case 'R': w = "probe"; break;
 		case 'E':	/* the names of hotcold's second line */
 			printf("hits reclaimed_read");
 			for (i = 0; i < NR_EVENTS; i++)
@@ -792,6 +844,16 @@ int main(int argc, char **argv, char **envp)
 	}
 	if (w && !strcmp(w, "noop"))
 		return 0;	/* the program that exec starts */
+	if (w && !strcmp(w, "probe")) {
+		struct stat st;
+
+		fd = file ? open(file, O_RDONLY) : -1;
+		if (fd < 0 || fstat(fd, &st))
+			die(file ? file : "-R needs -f <file>");
+		file_size = st.st_size / page_size * page_size;
+		pt_span = (ptes ? ptes : page_size / sizeof(void *)) * page_size;
+		return young_probe();
+	}
 	vmstat = open("/proc/vmstat", O_RDONLY);
 	if (held)
 		hold(held, dir);
@@ -836,7 +898,7 @@ int main(int argc, char **argv, char **envp)
 	if (workload == SPARSE && passes == 1)
 		passes = (SPARSE_TOUCHES + file_size / pt_span - 1) /
 			 (file_size / pt_span);
-	if (workload == MIXED || workload == HOTCOLD) {
+	if (workload == MIXED || is_hotcold()) {
 		struct stat st;
 
 		fd2 = file2 ? open(file2, O_RDONLY) : -1;
@@ -846,13 +908,13 @@ int main(int argc, char **argv, char **envp)
 		if (errno)
 			die("posix_fadvise");
 	}
-	if (workload == HOTCOLD) {
+	if (is_hotcold()) {
 		struct stat st;
 
 		fstat(fd2, &st);
 		file2_size = st.st_size / page_size * page_size;
-		if (!file2_size || nworkers != 1) {
-			fprintf(stderr, "fa-bench: hotcold is one worker, and its -g file a page or more\n");
+		if (!file2_size || nworkers != 1 || passes != 1) {
+			fprintf(stderr, "fa-bench: hotcold and hotscan are one worker and one pass, and their -g file a page or more\n");
 			return 2;
 		}
 		pagemap_fd = open("/proc/self/pagemap", O_RDONLY);
@@ -926,13 +988,13 @@ int main(int argc, char **argv, char **envp)
 	wait_all();		/* ready: all started */
 	t_ready = now_ns();
 	getrusage(RUSAGE_CHILDREN, &ca);
-	if (workload == HOTCOLD)
+	if (is_hotcold())
 		read_events(ev_before);
 	fa_read_counters(vmstat, &fa_before);
 	for (pass = 0; pass < passes; pass++) {
 		if (!procs && workload != EXEC && workload != DYNEXEC)
 			main_map = map_work();
-		if (workload == HOTCOLD) {
+		if (is_hotcold()) {
 			hot_map = map_aligned(file2_size, PROT_READ, MAP_SHARED, fd2);
 			cold_fate.map = main_map;
 			hot_fate.map = hot_map;
@@ -940,9 +1002,12 @@ int main(int argc, char **argv, char **envp)
 		wait_all();	/* start */
 		wait_all();	/* done */
 		work_ns += span();
+		/* Before the lookups below allocate: the work's counts only. */
+		if (is_hotcold())
+			read_events(ev_after);
 		if (main_map)
 			mapped += mapped_pages(main_map);
-		if (workload == HOTCOLD) {
+		if (is_hotcold()) {
 			mapped += mapped_pages(hot_map);
 			fate_end(&cold_fate, &distinct, &unread);
 			fate_end(&hot_fate, &distinct, &unread);
@@ -962,8 +1027,6 @@ int main(int argc, char **argv, char **envp)
 			down_ns += span();
 	}
 	fa_read_counters(vmstat, &fa_after);
-	if (workload == HOTCOLD)
-		read_events(ev_after);
 	getrusage(RUSAGE_CHILDREN, &cb);
 	fixed = t_ready - t0;
 	t = now_ns();
@@ -993,18 +1056,21 @@ int main(int argc, char **argv, char **envp)
 			pages = npages + passes2 * (file2_size / pt_span);
 			mapped = 0;
 		}
-		if (workload == HOTCOLD)
-			pages = (npages + STREAM_STRIDE - 1) / STREAM_STRIDE +
+		if (is_hotcold())
+			pages = (npages + hot_stride() - 1) / hot_stride() +
 				HOT_ROUNDS * (file2_size / page_size);
 	}
 	if (!counts_reads())
 		distinct = unread = -1;
+	/* hotcold's fates need the frames (CAP_SYS_ADMIN): not measured. */
+	if (sh->no_pfn)
+		sh->hits = sh->reclaimed_read = unread = -1;
 	printf("%ld %ld %llu %zu %ld %lld %lld %llu %llu %ld %ld\n", minflt,
 	       majflt, work_ns + down_ns, pages, mapped,
 	       fa_before.calls < 0 ? -1 : fa_after.calls - fa_before.calls,
 	       fa_before.mapped < 0 ? -1 : fa_after.mapped - fa_before.mapped,
 	       fixed, down_ns, distinct, unread);
-	if (workload == HOTCOLD) {
+	if (is_hotcold()) {
 		/* Its second line: the fates of the pages and the counts. */
 		printf("hits=%ld reclaimed_read=%ld", sh->hits, sh->reclaimed_read);
 		for (i = 0; i < NR_EVENTS; i++)

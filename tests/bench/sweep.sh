@@ -45,9 +45,9 @@
 # hotcold (fa-bench -w hotcold) reads a stream, the file, in order in 16
 # chunks, and after each chunk as many random pages of a hot file, a
 # quarter of its size, as it has; both on ext4 (-e), dropped before each
-# run.  It runs in the cgroup v2 memory cgroup fa-bench, whose memory.max
-# is -M MiB (auto: half the file, below the two files' pages) or, for
-# hotcold@unlimited, max.  Its rows add fa-bench's second line: the fates
+# run; hotscan reads one stream page in 4.  They run in the cgroup v2
+# memory cgroup fa-bench, whose memory.max is -M MiB (auto: half the
+# file, below the two files' pages) or, for <workload>@unlimited, max.  Its rows add fa-bench's second line: the fates
 # of the pages it read, and the reclaim counts of /proc/vmstat and of the
 # cgroup (fa-bench -E names them).
 #
@@ -84,7 +84,7 @@ fi
 workers() {
 	case $1 in
 	mmap-pread-*) echo "$tasks" ;;
-	hotcold*) echo 1 ;;	# one reader: its fates are one process's
+	hotcold*|hotscan*) echo 1 ;;	# one reader: its fates are one process's
 	*) echo "$threads" ;;
 	esac
 }
@@ -140,7 +140,8 @@ fi
 holder= held=$dir/fa-held.$$ counts=$dir/fa-perf.$$ cg=
 restore() {
 	if [ -n "$holder" ]; then kill "$holder"; wait "$holder"; fi
-	rm -f "$held" "$counts" "$dir/fa-bench.file" "$dir/fa-sparse.file" "$dir/fa-mixed.file"
+	rm -f "$held" "$counts" "$dir/fa-bench.file" "$dir/fa-sparse.file" "$dir/fa-mixed.file" \
+		"$dir/fa-probe.file"
 	[ ! -d "$cg" ] || rmdir "$cg"
 	for m in "$dir/fa-huge" "$dir/fa-ext4"; do
 		dev=$(awk -v m="$m" '$2 == m { print $1 }' /proc/mounts)
@@ -159,6 +160,24 @@ restore() {
 }
 trap restore EXIT
 trap 'exit 1' INT TERM
+
+# -M: whether fault-around maps its pages young here, from one fault at
+# order 4 (or the largest) on a cached file: with a hardware Access flag
+# arm64 maps them old (arch_wants_old_prefaulted_pte()).  The report says.
+young=
+if [ -n "$limit" ] && [ $knob = order ]; then
+	po=4
+	[ "$max" -ge 4 ] || po=$max
+	f=$dir/fa-probe.file
+	$bench -C -f "$f" -m 2 &&	# order 4 is 1MiB at most (64KiB pages)
+		set_order $po && set -- $($bench -R -f "$f" $ptes) && [ $# = 2 ] ||
+		die "cannot probe the prefaulted PTEs"
+	rm -f "$f"
+	set_order "$saved" || die "cannot set the order back to $saved"
+	state=young
+	[ "$2" -gt 1 ] || state=old
+	young=", prefaulted PTEs $state ($2 of $1 pages referenced after one fault at order $po)"
+fi
 
 # shuffle <list>: the list in a random order.
 shuffle() { echo "$1" | tr ' ' '\n' | shuf | tr '\n' ' '; }
@@ -258,7 +277,7 @@ for w in $workloads; do
 	case $w in *@*) state=${w#*@} ;; esac
 	case ${w%@*} in
 	exec) ok=1 ;;	# anon too needs the file: its size
-	hotcold)
+	hotcold|hotscan)
 		if [ -z "$limit" ]; then
 			ok="no memory.max (-M)"
 		elif ! d=$(state_dir ext4 2>/dev/null); then
@@ -268,7 +287,7 @@ for w in $workloads; do
 		else
 			for f in "$d/fa-bench.file:$mib" "$d/fa-hot.file:$((mib / 4))"; do
 				[ -f "${f%:*}" ] || $bench -C -f "${f%:*}" -m "${f##*:}" ||
-					die "cannot write ${f%:*}"
+					die "cannot write ${f%:*} (the ext4 image holds the file and a quarter more, and its metadata)"
 			done
 			ok=1
 		fi ;;
@@ -291,9 +310,9 @@ for w in $workloads; do
 	if [ "$ok" = 1 ]; then kept="$kept $w"; else echo "sweep: $w left out: $ok" >&2; fi
 done
 workloads=$kept
-# -M's columns are hotcold's only.
-[ -z "$limit" ] || [ "$(echo $workloads | tr ' ' '\n' | grep -vc '^hotcold')" = 0 ] ||
-	die "-M: hotcold workloads only, not: $workloads"
+# -M's columns are hotcold's and hotscan's only.
+[ -z "$limit" ] || [ "$(echo $workloads | tr ' ' '\n' | grep -Evc '^(hotcold|hotscan)')" = 0 ] ||
+	die "-M: hotcold and hotscan only, not: $workloads"
 sync	# the ext4 file clean on its device: a cold run drops and reads it
 n_orders=$(echo $orders | wc -w)
 tokens=$orders
@@ -305,7 +324,7 @@ for w in $workloads; do
 	total=$((total + $(workers "$w" | wc -w) * per_rep * reps))
 done
 # make bench puts this line in its report.
-echo "sweep: file $mib MiB${sparse_mib:+ (sparse's $sparse_mib MiB, one page table)}${limit:+, hotcold's hot file $((mib / 4)) MiB and memory.max $limit MiB} (memory $mem MiB, page $page bytes), default order $current, orders $orders, threads $threads, tasks $tasks, $reps repetitions, $total runs" >&2
+echo "sweep: file $mib MiB${sparse_mib:+ (sparse's $sparse_mib MiB, one page table)}${limit:+, hotcold's hot file $((mib / 4)) MiB and memory.max $limit MiB$young} (memory $mem MiB, page $page bytes), default order $current, orders $orders, threads $threads, tasks $tasks, $reps repetitions, $total runs" >&2
 run=0
 # -p: perf stat around each run, in the C locale (its decimal point).
 wrap=
@@ -340,7 +359,7 @@ run1() {
 	[ "${2%@*}" != mixed ] || x="-g $(state_dir $state)/fa-mixed.file"
 	[ "$state" != ext4-cold ] || x="$x -c"
 	runner=
-	if [ "${2%@*}" = hotcold ]; then
+	if [ "${2%@*}" = hotcold ] || [ "${2%@*}" = hotscan ]; then
 		max=$((limit << 20))
 		[ "$state" != unlimited ] || max=max
 		state=ext4 x="-c -g $(state_dir ext4)/fa-hot.file -G $cg" runner=in_cgroup
