@@ -903,16 +903,19 @@ class Report:
 
     def control_verdict(self, ctl):
         """After Holm: the control moves on any Holm-adjusted rejection
-        (p < ALPHA, whatever the size) or any ratio outside +-AB_MARGIN;
-        it holds when every order is equivalent within +-AB_MARGIN (TOST);
-        inconclusive otherwise.  A moving control flags every verdict of
+        (p < ALPHA, whatever the size) or any ratio shown outside
+        +-AB_MARGIN (its TOST interval wholly outside); it holds when every
+        order is equivalent within +-AB_MARGIN (TOST); inconclusive
+        otherwise.  A point estimate outside the margin with an interval
+        across it shows nothing: with 3 boots one of 9 noisy ratios
+        usually is, and flagging it would flag nearly every run.  A moving control flags every verdict of
         the report (Cmp.flag): the report is kept, and said suspect,
         rather than lost with the run."""
         if not ctl or not ctl["cmps"]:
             return
         cmps = ctl["cmps"]
         rejected = [x for x in cmps if x[2].padj is not None and x[2].padj < ALPHA]
-        outside = [x for x in cmps if abs(x[2].est - 1) > AB_MARGIN]
+        outside = [x for x in cmps if x[3].side == "outside"]
         inside = [x for x in cmps if x[3].equivalent]
         said = ("moves" if rejected or outside else
                 "holds" if len(inside) == len(cmps) else "inconclusive")
@@ -1580,11 +1583,11 @@ class Report:
         if ctl["verdict"] == "moves":
             return (f"{CONTROL}: control MOVES: {what}; {ctl['rejected']} "
                     f"Holm-adjusted rejection(s), {ctl['outside']} ratio(s) "
-                    f"outside {m} (largest: {worst}); every verdict is flagged "
+                    f"shown outside {m} (largest: {worst}); every verdict is flagged "
                     f"'{FLAG}'")
         # Neither: intervals too wide to show it holds, none clear of it.
         return (f"{CONTROL}: control inconclusive: {what}, no rejection and no "
-                f"ratio outside {m} (too few boots to show it holds; largest: "
+                f"ratio shown outside {m} (too few boots to show it holds; largest: "
                 f"{worst})")
 
     def moved_line(self, ctl):
@@ -1594,7 +1597,7 @@ class Report:
                 f"{c.chg():+.2f}% {c.ci()} at order {o} ({who(CONTROL, t)}) "
                 f"against order {self.orders[0]}: {ctl['rejected']} "
                 f"Holm-adjusted rejection(s) and {ctl['outside']} ratio(s) "
-                f"outside +-{AB_MARGIN:.0%} of {len(ctl['cmps'])}.  Something "
+                f"shown outside +-{AB_MARGIN:.0%} of {len(ctl['cmps'])}.  Something "
                 f"besides the order moves the figure (the boot, the host, the "
                 f"order of runs), so every verdict below (marks, best, "
                 f"recommended, A/B, module cost) is flagged '{FLAG}'.  The run "

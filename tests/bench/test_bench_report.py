@@ -189,6 +189,16 @@ class Report(unittest.TestCase):
             self.assertIn("!", line)	# every row's verdicts flagged
         self.assertTrue(all(c["mark"].endswith("!") for c in cmps(doc)))
 
+    def test_control_noise_is_not_a_move(self):
+        # a 1.5% point estimate with a 2% boot x order term: its interval
+        # spans +-1%, which shows nothing; no flag, not "holds" either
+        p = make_sweep(self.dir, "p", inter=0.02, effect={("anon", 3): 1.015})
+        text, doc = report(self.dir, [("patched", p)])
+        ctl = doc["summary"]["control"]
+        self.assertEqual(ctl["verdict"], "inconclusive", ctl)
+        self.assertNotIn("CONTROL MOVED", text)
+        self.assertFalse(doc["summary"]["control_moved"])
+
     def test_unstable_recommendation(self):
         # order 5 is 0.5% above the best (6) in two boots, 2.5% in one:
         # the recommendation hangs on that boot
