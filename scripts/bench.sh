@@ -46,6 +46,9 @@
 #        Access flag makes the prefaulted PTEs old (into
 #        build/bench-pressure-<guest>-max/): the contrast with
 #        cortex-a57's young ones
+#   REPORT=1 boots nothing: it reports the runs kept in the mode's
+#        directory again, with this commit's report (the header names
+#        both commits); the single-kernel modes only
 #   QUICK=1 a smoke sweep (orders 0-4, 1 boot, 16 MiB) into
 #           build/bench-quick/, which fails unless the results have the
 #           expected shape (scripts/bench-shape.py)
@@ -151,7 +154,11 @@ MODCOST=${MODCOST:-0}
 limit=
 [ "${PRESSURE:-0}" != 1 ] || limit=${LIMIT:-auto}
 mkdir -p "$out"
-rm -f "$out"/runs-*.csv "$out"/*.png "$out"/*.dat
+if [ "${REPORT:-0}" = 1 ]; then
+	[ "${AB:-0}${AA:-0}${NATIVE:-0}" = 000 ] || die "REPORT=1: not with AB=1, AA=1 or NATIVE=1"
+else
+	rm -f "$out"/runs-*.csv "$out"/*.png "$out"/*.dat "$out"/runs-commit
+fi
 [ "${NATIVE:-0}" != 1 ] || CLOCK=native
 
 case $CLOCK in
@@ -226,6 +233,8 @@ sweep() {
 		true	# tail fails if the log was missing at first; it waited
 	wait $qemu || die "the bench guest failed (see $console)"
 	accel=$(cat "$BUILD/boot/bench-$name.accel")	# what qemu-run.sh used
+	echo "$accel" > "$out/accel"	# for REPORT=1
+	echo "$commit" > "$out/runs-commit"
 	tr -d '\r' < "$console" > "$out/sweep-$name.log"
 	keep_sizes "$out/sweep-$name.log"
 	tr -d '\r' < "$BUILD/boot/bench-$name.result.log" |
@@ -300,7 +309,7 @@ native() {
 }
 
 bench_start=$SECONDS
-aa=()
+aa=() runs_commit=
 if [ "${AB:-0}" = 1 ] || [ "${AA:-0}" = 1 ]; then
 	# Both with the same KUnit setting: off, or =m with KUNIT=m.  The
 	# boots alternate, so that drift cannot favour one kernel.
@@ -325,6 +334,16 @@ elif [ "${NATIVE:-0}" = 1 ]; then
 	native
 	sets=("patched=$out/runs-native.csv")
 	variants="none (the running kernel)"
+elif [ "${REPORT:-0}" = 1 ]; then
+	runs=$(ls "$out"/runs-"$variant"-b*.csv 2>/dev/null | sort -V | paste -sd,)
+	[ -n "$runs" ] || die "REPORT=1: no runs-$variant-b*.csv in $out"
+	keep_sizes "$out/sweep-$variant-b1.log"
+	# Runs from before bench.sh kept these: the boot's file, the report.
+	accel=$(cat "$out/accel" 2>/dev/null || cat "$BUILD/boot/bench-$variant-b1.accel")
+	runs_commit=$(cat "$out/runs-commit" 2>/dev/null ||
+		sed -n 's/^  commit: //p' "$out/report.txt" | head -n1)
+	sets=("patched=$runs")
+	variants="$variant, $(tr , '\n' <<< "$runs" | wc -l) boots"
 else
 	runs=
 	for boot in $(seq "$BOOTS"); do
@@ -344,7 +363,8 @@ python3 "$TOP/scripts/$report" --out "$out" \
 	--meta "config=scripts/kernel.sh $variants" ${QEMU_CPU:+--meta "cpu=$QEMU_CPU"} \
 	--meta "qemu=$accel ${QEMU_OPTS:-}" \
 	--meta "clock=$CLOCK" --meta "default_order=$default_order" \
-	--meta "commit=$commit" --meta "sweep=$sizes" ${knob:+--meta "knob=$knob"} \
+	--meta "commit=$commit" ${runs_commit:+--meta "runs=the boots ran at $runs_commit"} \
+	--meta "sweep=$sizes" ${knob:+--meta "knob=$knob"} \
 	${perf_meta:+--meta "perf=$perf_meta"} "${aa[@]}" "${sets[@]}" |
 	tee "$out/report.txt"
 echo "raw runs and plots: $out/results.csv $out/results.json $out/*.png" >&2

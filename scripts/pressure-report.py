@@ -107,14 +107,16 @@ def load(paths):
 
 
 def per_boot(cell, field):
-    """The boots' medians of a field; None if a boot has no runs or the
-    field is not measured (nan)."""
+    """The boots' values of a field: the median of a boot's runs for the
+    figure, the mean for a count (a median would hide what happens in
+    one run of three, such as the first after the boot); None if a boot
+    has no runs or the field is not measured (nan)."""
     vals = []
     for runs in cell:
         xs = [r[field] for r in runs if field in r]
         if not xs or any(x != x for x in xs):
             return None
-        vals.append(statistics.median(xs))
+        vals.append(statistics.median(xs) if field == "ns" else statistics.fmean(xs))
     return np.array(vals)
 
 
@@ -166,16 +168,17 @@ def main():
     out = []
     p = out.append
     p("make bench PRESSURE=1: what pages mapped ahead cost reclaim")
-    for k in ("kernel", "config", "cpu", "qemu", "clock", "commit", "sweep"):
+    for k in ("kernel", "config", "cpu", "qemu", "clock", "commit", "runs", "sweep"):
         if k in meta:
             p(f"  {k}: {meta[k]}")
     p(f"  boots: {boots} (the replicate); per boot, each cell's value is the "
-      "median of its runs")
+      "median of its runs (the figure) or their mean (a count)")
     p(f"  figure: {unit}; counts are the kernel's own (/proc/vmstat, whose "
       "pgscan and pgsteal count global reclaim only, and the cgroup's "
       "memory.stat and memory.events, which count its limit's), which emulation "
       "does not distort; PSI (memory.pressure) is stall time by the guest's "
-      "clock, in us: under -icount, thousands of instructions")
+      "clock, in us: under -icount, thousands of instructions (one task in "
+      "the cgroup: some and full are the same stall)")
     p(f"  intervals: {CONF:.0%} t intervals over boots (B - 1 df); %chg = "
       "(new - baseline) / baseline against order 0, negative is less; marks "
       f"'*' where the Holm-adjusted p is below {ALPHA}, within one family "
@@ -194,9 +197,9 @@ def main():
                 v = per_boot(cells[(w, o)], "ns")
                 if v is not None:
                     fig[(w, o)] = v / scale
-    # Families, each Holm-adjusted on its own: the ratios to order 0 (what
-    # the tables mark), and per workload's orders net(o), saves(o) and the
-    # limit's extra cost.
+    # Families, each Holm-adjusted on its own: per workload's orders,
+    # net(o), saves(o) and the reclaim penalty.  The tables' %chg are
+    # ratios (for their size) marked by net or saves: one mark a test.
     fams = defaultdict(dict)
     for w in names:
         for o in orders:
@@ -219,6 +222,8 @@ def main():
                     fams[k][(b, o)] = net[b][o][k]
     adj = {}
     for k, fam in fams.items():
+        if k == "ratio":
+            continue	# sizes only: marked by net or saves
         keys = list(fam)
         adj.update({(k,) + key: q for key, q in
                     zip(keys, bs.holm([fam[x].p for x in keys]))})
@@ -252,9 +257,13 @@ def main():
                     v = fig.get((w, o)) if f == "ns" else per_boot(cells[(w, o)], f)
                     width = max(len(n), 14) + 2
                     if f == "chg":
+                        # Its mark is its own test's: net (limited) or
+                        # saves (unlimited), the same null L(o) = L(0).
                         r = fams["ratio"].get((w, o))
+                        base = w[:-len(UNLIMITED)] if w.endswith(UNLIMITED) else w
+                        fam = "saves" if w.endswith(UNLIMITED) else "net"
                         x = "baseline" if o == 0 else "-" if r is None else \
-                            f"{r.chg():+.2f}% {mark(('ratio', w, o))}"
+                            f"{r.chg():+.2f}% {mark((fam, base, o))}"
                         vals.append(f"{x:>{width}}")
                         continue
                     if v is None:
@@ -278,14 +287,15 @@ def main():
         p(f"{b}: what fault-around saves against what the limit costs, per order "
           f"against order 0 ({fig_unit}, mean over boots [95% CI]; marks: Holm "
           "within each column's family)")
-        p(f"  saves = {b}{UNLIMITED}(0) - {b}{UNLIMITED}(o); limit's extra = what "
-          "the limit costs at o beyond what it costs at 0 (reclaim, refaults, "
-          "and the savings that pages unmapped before use lose); net = saves - "
-          f"extra = {b}(0) - {b}(o)")
+        p(f"  saves = {b}{UNLIMITED}(0) - {b}{UNLIMITED}(o); reclaim penalty = "
+          "what the limit costs at o beyond what it costs at 0 (reclaim, "
+          "refaults, and the savings that pages unmapped before use lose; "
+          "negative: fault-around helps under the limit); net = saves - "
+          f"penalty = {b}(0) - {b}(o)")
         for o in sorted(net[b]):
             c = net[b][o]
             p(f"  order {o:>2}: saves {fmt_ci(c['saves'].est, c['saves'].lo, c['saves'].hi, 3)} "
-              f"{mark(('saves', b, o))}  limit's extra {fmt_ci(c['extra'].est, c['extra'].lo, c['extra'].hi, 3)} "
+              f"{mark(('saves', b, o))}  reclaim penalty {fmt_ci(c['extra'].est, c['extra'].lo, c['extra'].hi, 3)} "
               f"{mark(('extra', b, o))}  net {fmt_ci(c['net'].est, c['net'].lo, c['net'].hi, 3)} "
               f"{mark(('net', b, o))}")
         verdict = results["verdicts"].setdefault(b, {})
@@ -306,9 +316,11 @@ def main():
         stab = {True: "stable", False: "UNSTABLE", None: "stability not assessed"}
         moves = (f": leaving a boot out gives {', '.join(map(str, pick['best_moves']))}"
                  if pick["best_moves"] else "")
-        p(f"  under the limit the best window is order {pick['best']} "
-          f"({stab[pick['best_stable']]}{moves}): beyond it each doubling costs "
-          "more than it saves")
+        near = [o for o in pick["near_best"] if o != pick["best"]]
+        p(f"  under the limit the smallest figure is at order {pick['best']} "
+          f"({stab[pick['best_stable']]}{moves})" +
+          (f"; orders {', '.join(map(str, near))} are shown within 1% of it"
+           if near else "") + "; an order not listed is not shown to be as good")
         verdict.update(best=pick["best"], best_stable=pick["best_stable"])
         if not saves:
             p("  fault-around saves nothing here without the limit (no saves(o) "
@@ -318,7 +330,8 @@ def main():
             w_hi = next((o for o in os_ if all(x in neg for x in os_ if x >= o)), None)
             p(f"  without the limit fault-around saves at order(s) "
               f"{', '.join(map(str, saves))}; under it, no worse than order 0 "
-              f"(net shown above -{DELTA:.0%} of order 0's figure, 90% TOST side) "
+              f"(net shown above -{DELTA:.0%} of order 0's figure, "
+              f"{DELTA * l0:.3f} {fig_unit}, 90% TOST side) "
               f"up to order {w_lo}" +
               (f", and worse than order 0 from order {w_hi} on" if w_hi is not None
                else ", and shown worse at no larger order throughout"))
@@ -327,8 +340,8 @@ def main():
             verdict.update(break_even_above=w_lo, break_even_at_most=w_hi)
         if lost:
             p(f"  at order(s) {', '.join(map(str, lost))} the limit turns what "
-              "fault-around saves into a loss (saves > 0, net < 0, extra > 0, all "
-              "shown)")
+              "fault-around saves into a loss (saves > 0, net < 0, penalty > 0, "
+              "all shown)")
         verdict["net"] = {o: {k: [net[b][o][k].est, net[b][o][k].lo, net[b][o][k].hi]
                               for k in ("saves", "extra", "net")} for o in net[b]}
         p("")
