@@ -330,10 +330,10 @@ def main():
             w_hi = next((o for o in os_ if all(x in neg for x in os_ if x >= o)), None)
             p(f"  without the limit fault-around saves at order(s) "
               f"{', '.join(map(str, saves))}; under it, no worse than order 0 "
-              f"(net shown above -{DELTA:.0%} of order 0's figure, "
-              f"{DELTA * l0:.3f} {fig_unit}, 90% TOST side) "
-              f"up to order {w_lo}" +
-              (f", and worse than order 0 from order {w_hi} on" if w_hi is not None
+              f"by more than {DELTA:.0%} of its figure ({DELTA * l0:.3f} "
+              f"{fig_unit}; the 90% interval's lower end) up to order {w_lo}" +
+              (f", and shown worse than order 0, by any amount, from order "
+               f"{w_hi} on" if w_hi is not None
                else ", and shown worse at no larger order throughout"))
             if any(o < w_lo for o in neg):
                 p("  not monotone: some order below that is worse than order 0")
