@@ -1825,7 +1825,9 @@ class Report:
                         f"{CONF:.0%} interval below {1 + MIN_EFFECT:g}; 'N "
                         f"(or M)': UNSTABLE, leaving one boot out gives M; "
                         f"'N (?)': stability not assessed (fewer than 3 "
-                        f"boots); pages mapped at rec/best/default.")
+                        f"boots); pages mapped at rec/best/default.  No "
+                        f"memory limit here: what a window costs under "
+                        f"reclaim is make bench PRESSURE=1's.")
             d = self.default
 
             def pick(rec, what, key):
