@@ -153,7 +153,6 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     ap.add_argument("--meta", action="append", default=[])
-    ap.add_argument("--aa", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("sets", nargs="+")
     a = ap.parse_args()
     meta = dict(m.split("=", 1) for m in a.meta)
