@@ -210,19 +210,23 @@ ident_name() { printf '%s\n' "${1% <*}"; }
 ident_email() { local e=${1##*<}; printf '%s\n' "${e%>}"; }
 
 # A reason why "$1 <$2>" is not a real person's identity, or nothing.
-# RFC 2606 reserves example.com/.org/.net; the .example top-level domain
-# of a noreply address is someone's real configured identity.
+# RFC 2606 reserves the top-level domains .example, .test, .invalid and
+# .localhost and the domains example.com/.org/.net: no one gets mail
+# there, whatever comes before them (a noreply-looking address included).
 identity_problem() {
 	local name=$1 email=$2 domain=${2##*@}
 	domain=${domain,,}
+	domain=${domain%.}
 	if [ "${email,,}" = faultaround-dev@example.org ]; then
 		echo "$email is the old shared placeholder address, not a person"
 	elif [[ ! $email =~ ^[^@[:space:]]+@[^@[:space:]]+$ ]]; then
 		echo "'$email' is not an email address"
-	elif [[ $domain == localhost || $domain == *.localhost || $domain == localhost.* ]]; then
+	elif [[ $domain =~ (^|\.)(example|test|invalid|localhost)$ ]]; then
+		echo "$email is not a real address: RFC 2606 reserves the top-level domain .${BASH_REMATCH[2]}"
+	elif [[ $domain =~ (^|\.)(example\.(com|org|net))$ ]]; then
+		echo "$email is not a real address: RFC 2606 reserves the domain ${BASH_REMATCH[2]}"
+	elif [[ $domain == localhost.* ]]; then
 		echo "$email is at localhost"
-	elif [[ $domain =~ (^|\.)example\.(com|org|net)$ ]]; then
-		echo "$email is at $domain, a reserved example domain (RFC 2606)"
 	elif [[ ${name,,} =~ ^(your|full|real)\ name$|^name$|^faultaround ]]; then
 		echo "'$name' is a placeholder name"
 	fi
@@ -231,10 +235,12 @@ identity_problem() {
 # The identity make series signs with and make send sends as: sendemail.from
 # if set (git send-email and b4 send both use it), else user.name and
 # user.email, by the normal git config lookup from the checkout.  Prints
-# "Name <email>"; dies, naming the setting, if it is missing or a
-# placeholder.  $1 is the command, for the message.
+# "Name <email>"; dies, naming the setting, if it is missing, and if it is a
+# placeholder, unless $2 is "warn".  make series warns and signs: the
+# patches kept in the repository may carry a placeholder; make send
+# refuses it.  $1 is the command, for the message.
 sender_identity() {
-	local who=$1 from name email where problem
+	local who=$1 placeholder=${2:-refuse} from name email where problem
 	local fix="  set your own: git config --global user.name 'Your Full Name'; git config --global user.email you@your.domain"
 	from=$(git -C "$TOP" config sendemail.from || true)
 	if [ -n "$from" ]; then
@@ -255,9 +261,12 @@ $fix"
 $fix"
 	fi
 	problem=$(identity_problem "$name" "$email")
-	[ -z "$problem" ] ||
+	if [ -n "$problem" ] && [ "$placeholder" = warn ]; then
+		log "warning: $who: signing as the placeholder identity '$name <$email>' ($where): $problem; make send refuses it"
+	elif [ -n "$problem" ]; then
 		die "$who: refusing the placeholder identity '$name <$email>' ($where): $problem
 $fix"
+	fi
 	printf '%s <%s>\n' "$name" "$email"
 }
 

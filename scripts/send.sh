@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Send the upstream part of the series (patches/NNNN-*.patch, never
-# patches/lab/) with git send-email as the sender (lib.sh sender_identity):
+# patches/lab/) with git send-email as the sender (lib.sh sender_identity,
+# which refuses a placeholder, such as an address at an RFC 2606 domain):
 # a dry run unless SEND=1.  Before anything, the pre-send gate, cheap
 # checks first: a Signed-off-by of its author and of the sender, no
 # lab-only patch, subject style, checkpatch --strict, git am onto a clean

@@ -5,13 +5,15 @@
 # with base-commit: and the cover letter kept in patches/cover-letter.txt
 # (first line: subject; then the body), and the lab-only part
 # ($UPSTREAM_TAG..HEAD) in patches/lab/, without a cover letter.  Each patch
-# is From its commit's author and signed off by whoever runs this.
+# is From its commit's author and signed off by whoever runs this: a
+# placeholder identity only gets a warning (the patches kept in the
+# repository may carry one; make send refuses it).
 # PATCHES=<dir> writes another copy of patches/ (make test uses it).
 . "$(dirname "$0")/lib.sh"
 require_tree
 
 PATCHES=${PATCHES:-$TOP/patches}
-sender=$(sender_identity "make series") || exit 1
+sender=$(sender_identity "make series" warn) || exit 1
 version=$(cat "$PATCHES/VERSION")
 cover=$PATCHES/cover-letter.txt
 tmp=$(mktemp -d)
