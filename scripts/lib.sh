@@ -217,9 +217,7 @@ identity_problem() {
 	local name=$1 email=$2 domain=${2##*@}
 	domain=${domain,,}
 	domain=${domain%.}
-	if [ "${email,,}" = faultaround-dev@example.org ]; then
-		echo "$email is the old shared placeholder address, not a person"
-	elif [[ ! $email =~ ^[^@[:space:]]+@[^@[:space:]]+$ ]]; then
+	if [[ ! $email =~ ^[^@[:space:]]+@[^@[:space:]]+$ ]]; then
 		echo "'$email' is not an email address"
 	elif [[ $domain =~ (^|\.)(example|test|invalid|localhost)$ ]]; then
 		echo "$email is not a real address: RFC 2606 reserves the top-level domain .${BASH_REMATCH[2]}"
