@@ -35,7 +35,7 @@ static int __init fa_init(void)
 	}
 	/* Locked down, debugfs opens no file that can be written. */
 	if (security_locked_down(LOCKDOWN_DEBUGFS)) {
-		pr_err("debugfs is locked down (lockdown=): not loading; fault_around_bytes= sets the size at boot\n");
+		pr_err("debugfs is locked down (lockdown=): not loading; vm.fault_around_bytes sets the size\n");
 		return -EPERM;
 	}
 	fa_policy_init();

@@ -46,6 +46,10 @@
 #        Access flag makes the prefaulted PTEs old (into
 #        build/bench-pressure-<guest>-max/): the contrast with
 #        cortex-a57's young ones
+#   POSTED=1 sweeps the upstream patches alone, as make send posts them:
+#        no lab patch and no KUnit (kernel.sh release-p<N>, N the last
+#        upstream patch), into build/bench-posted/ (x86_64 only); the
+#        numbers a cover letter may quote
 #   REPORT=1 boots nothing: it reports the runs kept in the mode's
 #        directory again, with this commit's report (the header names
 #        both commits); the single-kernel modes only
@@ -90,9 +94,9 @@ elif [ -n "${CPU:-}" ]; then
 	die "CPU=$CPU: PRESSURE=1's only"
 fi
 if [ "$GUEST" != x86_64 ]; then
-	[ "${QUICK:-0}${AB:-0}${AA:-0}${NATIVE:-0}" = 0000 ] && [ "$POLICY" = off ] ||
-		[ "${PRESSURE:-0}" = 1 ] ||
-		die "QUICK=1, AB=1, AA=1, NATIVE=1 and POLICY= are x86_64's: not with GUEST=$GUEST"
+	[ "${QUICK:-0}${AB:-0}${AA:-0}${NATIVE:-0}${POSTED:-0}" = 00000 ] &&
+		[ "$POLICY" = off ] || [ "${PRESSURE:-0}" = 1 ] ||
+		die "QUICK=1, AB=1, AA=1, NATIVE=1, POSTED=1 and POLICY= are x86_64's: not with GUEST=$GUEST"
 	variant=$GUEST MIB=${MIB:-60} MODCOST=0	# the module is x86_64's
 fi
 
@@ -134,6 +138,12 @@ elif [ "${PRESSURE:-0}" = 1 ]; then
 		out=$out-$CPU
 	fi
 	WORKLOADS=${WORKLOADS:-hotcold hotcold@unlimited hotscan hotscan@unlimited}
+elif [ "${POSTED:-0}" = 1 ]; then
+	[ "${AB:-0}${AA:-0}${NATIVE:-0}${PRESSURE:-0}$POLICY" = 0000off ] ||
+		die "POSTED=1: not with AB=1, AA=1, NATIVE=1, PRESSURE=1 or POLICY="
+	upstream=$(ls "$TOP"/patches/[0-9][0-9][0-9][0-9]-*.patch | grep -vc /0000-)
+	variant=release-p$upstream
+	out=$BUILD/bench-posted
 elif [ "$POLICY" = adaptive ]; then
 	out=$BUILD/bench-adaptive
 	WORKLOADS=${WORKLOADS:-$WORKLOADS_ALL mixed}

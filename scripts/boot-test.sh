@@ -4,10 +4,11 @@
 # Build the lab kernel, mod_faultaround (x86_64) and the initramfs, boot
 # it, and run the runtime suite: the kselftest, fa-test, the built-in KUnit
 # suite on the guest's geometry (lib.sh), and on x86_64 the module's tests.
-# Then, but for debug, boot it with fault_around_bytes= four times: a
-# valid value, one above a page table, one that is not a size, and 0.
 # On x86_64, boot it with debugfs=off and with lockdown=integrity, where
-# mod_faultaround must refuse to load.
+# mod_faultaround must refuse to load and vm.fault_around_bytes must still
+# work.  Then, but for debug, boot it with sysctl.vm.fault_around_bytes=
+# four times: a valid value, one above a page table, one that is not a
+# number, and 0.
 . "$(dirname "$0")/lib.sh"
 
 variant=${1:?usage: boot-test.sh normal|debug|arm64-64k}
@@ -47,25 +48,24 @@ if [ $module = 1 ]; then
 		esac
 		QEMU_TIMEOUT=300 "$TOP/scripts/qemu-run.sh" "$kernel" "$initrd" \
 			"boot-$variant-modload-$want" kunit.enable=0 \
-			fa.mode=modload fa.want=$want "$param" || fail=1
+			fa.mode=modload fa.want=$want fa.page_size="$page_size" \
+			"$param" || fail=1
 	done
 fi
 [ "$variant" != debug ] || exit $fail
 
-# fault_around_bytes= <value> <order> <source> <message>, in KiB so that
-# the suffix is parsed too: 25 pages round down to 16 (order 4); twice a
-# page table is ignored, as is a value that is not a size, and the
-# default stays; 0 turns fault-around off.
-kib=$((page_size / 1024))
-while read -r value want source msg; do
+# sysctl.vm.fault_around_bytes= <bytes> <order> <set|invalid>: 25 pages
+# round down to 16 (order 4); twice a page table is refused, as is a
+# value with a suffix, and the default stays; 0 turns fault-around off.
+while read -r value want msg; do
 	QEMU_TIMEOUT=300 "$TOP/scripts/qemu-run.sh" "$kernel" "$initrd" \
-		"boot-$variant-param-$value" kunit.enable=0 fa.mode=param \
-		fault_around_bytes="$value" fa.want="$want" fa.source="$source" \
+		"boot-$variant-sysctl-$value" kunit.enable=0 fa.mode=sysctl \
+		sysctl.vm.fault_around_bytes="$value" fa.want="$want" \
 		fa.msg="$msg" || fail=1
-done <<PARAMS
-$((25 * kib))K		4		boot	set
-$((2 * ptes * kib))K	$default_order	default	range
-64Q			$default_order	default	size
-0			0		boot	set
-PARAMS
+done <<SYSCTLS
+$((25 * page_size))		4		set
+$((2 * ptes * page_size))	$default_order	invalid
+64K				$default_order	invalid
+0				0		set
+SYSCTLS
 exit $fail

@@ -14,7 +14,14 @@ require_tree
 
 PATCHES=${PATCHES:-$TOP/patches}
 sender=$(sender_identity "make series" warn) || exit 1
+# patches/VERSION: a number N for "[PATCH vN ...]", or RFC for a fresh
+# "[RFC PATCH ...]" series, which carries no version.
 version=$(cat "$PATCHES/VERSION")
+case $version in
+RFC)	reroll=(--rfc) ;;
+[1-9]|[1-9][0-9]) reroll=(-v"$version") ;;
+*)	die "$PATCHES/VERSION is '$version': give a version number or RFC" ;;
+esac
 cover=$PATCHES/cover-letter.txt
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -37,7 +44,7 @@ export GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
 # So is a fixed abbrev: git's default grows with the object count (after a
 # gc, or in a tree with history), changing every index line.
 format_patch() {
-	git -C "$TREE" -c core.abbrev=12 format-patch -q -v"$version" \
+	git -C "$TREE" -c core.abbrev=12 format-patch -q "${reroll[@]}" \
 		--signoff --no-thread --zero-commit "$@"
 }
 format_patch --cover-letter --base="$BASE_TAG" -o "$tmp/upstream" \
@@ -48,13 +55,13 @@ python3 - "$tmp/upstream" "$cover" <<'PY'
 import glob, sys
 tmp, cover = sys.argv[1], sys.argv[2]
 subject, _, body = open(cover).read().partition("\n")
-path = glob.glob(f"{tmp}/*-0000-cover-letter.patch")[0]
+path = glob.glob(f"{tmp}/*0000-cover-letter.patch")[0]
 text = open(path).read()
 text = text.replace("*** SUBJECT HERE ***", subject.strip())
 text = text.replace("*** BLURB HERE ***\n", body.strip("\n") + "\n")
 # A fixed date: the cover letter is otherwise stamped with the current time.
 lines = text.split("\n")
-date = [l for l in open(sorted(glob.glob(f"{tmp}/*-0001-*.patch"))[0]).read().split("\n")
+date = [l for l in open(sorted(glob.glob(f"{tmp}/*0001-*.patch"))[0]).read().split("\n")
         if l.startswith("Date: ")][0]
 lines = [date if l.startswith("Date: ") else l for l in lines]
 open(path, "w").write("\n".join(lines))

@@ -4,12 +4,13 @@
  * the QEMU guest.  Each test prints one line, "PASS <name>" or
  * "FAIL <name>: <why>"; the exit status is the number of failures.
  *
- *   fa-test [-m max_order] [-D default_order] [-S source] [-d dir] [test...]
+ *   fa-test [-m max_order] [-D default_order] [-d dir] [test...]
  *
- * Tests: defaults trace valid invalid stress (default: all).  trace reads
- * a file at the order in effect, which -S says who set (as the
- * mm_fault_around tracepoint names it), and checks the traced faults
- * against /proc/vmstat's fault_around counters and the file's pages.
+ * Tests: defaults trace valid invalid stress (default: all).  The knobs
+ * are the debugfs files and vm.fault_around_bytes, which must agree.
+ * trace reads a file at the order in effect and checks the
+ * mm_filemap_map_pages events against /proc/vmstat's fault_around
+ * counters and the file's pages.
  *
  * What one fault maps at each order, fault_around_bytes against every
  * order, and EINVAL above the largest order are the kselftest's
@@ -34,13 +35,13 @@
 #include "vmstat.h"
 
 #define BYTES_FILE	"/sys/kernel/debug/fault_around_bytes"
-#define EVENT_DIR	"/sys/kernel/tracing/events/fault_around/mm_fault_around"
+#define SYSCTL_FILE	"/proc/sys/vm/fault_around_bytes"
+#define EVENT_DIR	"/sys/kernel/tracing/events/filemap/mm_filemap_map_pages"
 #define TRACE_FILE	"/sys/kernel/tracing/trace"
 
 static unsigned int max_order = 9;	/* ilog2(PTRS_PER_PTE), x86_64 4K */
 static unsigned int default_order = 4;	/* CONFIG_FAULT_AROUND_ORDER, x86_64 */
 static const char *dir = "/tmp";
-static const char *source = "debugfs";	/* the kselftest set it last */
 
 /* Write @s (exactly its bytes) to @path; return 0 or the errno. */
 static int write_knob(const char *path, const char *s)
@@ -94,19 +95,24 @@ static void test_defaults(void)
 {
 	long long order = read_knob(ORDER_FILE);
 	long long bytes = read_knob(BYTES_FILE);
+	long long sysctl = read_knob(SYSCTL_FILE);
 	long long want = (long long)page_size << default_order;
 
-	result(order == default_order && bytes == want, "defaults",
-	       "order %lld bytes %lld, expected %u and %lld", order, bytes,
-	       default_order, want);
+	result(order == default_order && bytes == want && sysctl == want,
+	       "defaults", "order %lld bytes %lld sysctl %lld, expected %u and %lld",
+	       order, bytes, sysctl, default_order, want);
 }
 
-/* bytes -> order, with values that are not a power of two. */
+/*
+ * bytes -> order, with values that are not a power of two, written to the
+ * debugfs file and to the sysctl in turn: all three knobs must agree.
+ */
 static void test_valid(void)
 {
+	const char *const files[] = { BYTES_FILE, SYSCTL_FILE };
 	unsigned int o;
 	bool ok = true;
-	char why[160] = "";
+	char why[200] = "";
 
 	for (o = 0; o <= max_order && ok; o++) {
 		long long exact = (long long)page_size << o;
@@ -115,32 +121,39 @@ static void test_valid(void)
 
 		for (i = 0; i < 3 && ok; i++) {
 			char s[32];
-			long long order, bytes;
+			const char *file = files[(o + i) % 2];
+			long long order, bytes, sysctl;
 
 			/* 2*exact - 1 of the largest order is out of range. */
 			if (o == max_order && i == 2)
 				continue;
 			snprintf(s, sizeof(s), "%lld\n", inputs[i]);
-			if (write_knob(BYTES_FILE, s)) {
-				snprintf(why, sizeof(why), "bytes %lld rejected",
-					 inputs[i]);
+			if (write_knob(file, s)) {
+				snprintf(why, sizeof(why), "%s %lld rejected",
+					 file, inputs[i]);
 				ok = false;
 				break;
 			}
 			order = read_knob(ORDER_FILE);
 			bytes = read_knob(BYTES_FILE);
-			if (order != o || bytes != exact) {
+			sysctl = read_knob(SYSCTL_FILE);
+			if (order != o || bytes != exact || sysctl != exact) {
 				snprintf(why, sizeof(why),
-					 "wrote bytes %lld, read order %lld bytes %lld, expected %u and %lld",
-					 inputs[i], order, bytes, o, exact);
+					 "wrote %s %lld, read order %lld bytes %lld sysctl %lld, expected %u and %lld",
+					 file, inputs[i], order, bytes, sysctl,
+					 o, exact);
 				ok = false;
 			}
 		}
 	}
-	/* 0 and 1 byte mean order 0. */
-	if (ok && (write_knob(BYTES_FILE, "0\n") || read_knob(ORDER_FILE) != 0)) {
-		snprintf(why, sizeof(why), "bytes 0 did not give order 0");
-		ok = false;
+	/* 0 means order 0, through either file. */
+	for (o = 0; o < 2 && ok; o++) {
+		set_order(3);
+		if (write_knob(files[o], "0\n") || read_knob(ORDER_FILE) != 0) {
+			snprintf(why, sizeof(why), "%s 0 did not give order 0",
+				 files[o]);
+			ok = false;
+		}
 	}
 	result(ok, "valid", "%s", why);
 }
@@ -166,6 +179,14 @@ static void test_invalid(void)
 		{ BYTES_FILE, "" },
 		{ BYTES_FILE, "65536x\n" },
 		{ BYTES_FILE, "4096 8192\n" },
+		{ SYSCTL_FILE, "-1\n" },
+		{ SYSCTL_FILE, big_bytes },
+		{ SYSCTL_FILE, "18446744073709551616\n" },
+		{ SYSCTL_FILE, "99999999999999999999999\n" },
+		{ SYSCTL_FILE, "abc\n" },
+		{ SYSCTL_FILE, "\n" },
+		{ SYSCTL_FILE, "65536x\n" },
+		{ SYSCTL_FILE, "64K\n" },
 	};
 	unsigned int i;
 
@@ -175,7 +196,7 @@ static void test_invalid(void)
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char name[96], shown[40];
-		long long order, bytes;
+		long long order, bytes, sysctl;
 		int err;
 		size_t n;
 
@@ -183,17 +204,20 @@ static void test_invalid(void)
 		err = write_knob(cases[i].file, cases[i].input);
 		order = read_knob(ORDER_FILE);
 		bytes = read_knob(BYTES_FILE);
+		sysctl = read_knob(SYSCTL_FILE);
 		snprintf(shown, sizeof(shown), "%s", cases[i].input);
 		n = strlen(shown);
 		if (n > 1 && shown[n - 1] == '\n')
 			shown[n - 1] = '\0';
 		else if (n == 1 && shown[0] == '\n')
 			strcpy(shown, "\\n");
-		snprintf(name, sizeof(name), "invalid %s '%s'",
+		snprintf(name, sizeof(name), "invalid %s%s '%s'",
+			 !strcmp(cases[i].file, SYSCTL_FILE) ? "vm." : "",
 			 strrchr(cases[i].file, '/') + 1, shown);
-		result(err > 0 && order == 3 && bytes == page_size << 3, name,
-		       "write gave %s, then order %lld bytes %lld",
-		       err > 0 ? strerror(err) : "success", order, bytes);
+		result(err == EINVAL && order == 3 && bytes == page_size << 3 &&
+		       sysctl == bytes, name,
+		       "write gave %s, then order %lld bytes %lld sysctl %lld",
+		       err > 0 ? strerror(err) : "success", order, bytes, sysctl);
 	}
 }
 
@@ -257,37 +281,33 @@ struct traced {
 };
 
 /*
- * Sum the mm_fault_around events in the trace; count those that are not
- * for inode @ino at @order, set by @source, as foreign.
+ * Sum the mm_filemap_map_pages events in the trace; count those that are
+ * not for inode @ino as foreign.
  */
-static bool read_trace(unsigned long ino, unsigned int order,
-		       struct traced *t)
+static bool read_trace(unsigned long ino, struct traced *t)
 {
 	FILE *f = fopen(TRACE_FILE, "r");
-	char line[512], src[32];
+	char line[512];
 	unsigned long e_ino, e_mapped;
-	unsigned int e_order;
 	const char *p;
 
 	if (!f)
 		return false;
 	memset(t, 0, sizeof(*t));
 	while (fgets(line, sizeof(line), f)) {
-		p = strstr(line, "mm_fault_around: ");
+		p = strstr(line, "mm_filemap_map_pages: ");
 		if (!p)
 			continue;
 		if (!t->events++)
 			snprintf(t->first, sizeof(t->first), "%s", line);
-		if (sscanf(strstr(p, " ino ") ?: "", " ino %lx", &e_ino) != 1 ||
-		    sscanf(strstr(p, " order ") ?: "", " order %u source %31s",
-			   &e_order, src) != 2 ||
-		    sscanf(strstr(p, " mapped ") ?: "", " mapped %lu",
+		if (sscanf(strstr(p, " ino=") ?: "", " ino=%lx", &e_ino) != 1 ||
+		    sscanf(strstr(p, " mapped=") ?: "", " mapped=%lu",
 			   &e_mapped) != 1) {
 			t->foreign++;
 			continue;
 		}
 		t->mapped += e_mapped;
-		if (e_ino != ino || e_order != order || strcmp(src, source))
+		if (e_ino != ino)
 			t->foreign++;
 	}
 	fclose(f);
@@ -296,7 +316,7 @@ static bool read_trace(unsigned long ino, unsigned int order,
 
 /*
  * Read every page of a file once, with the event on: every fault-around
- * is traced, for this file, at the order in effect and from -S's source;
+ * is traced, for this file;
  * the events and their pages mapped equal the counters' deltas, and with
  * the mapping aligned to whole windows, faults plus pages mapped around
  * are the file's pages.
@@ -332,7 +352,7 @@ static void test_trace(void)
 	faults = count_faults(fd, len, page_size, &data_ok);
 	fa_read_counters(vm, &b);
 	write_knob(EVENT_DIR "/enable", "0");
-	if (!read_trace(st.st_ino, order, &t)) {
+	if (!read_trace(st.st_ino, &t)) {
 		result(false, "trace", "cannot read %s: %s", TRACE_FILE,
 		       strerror(errno));
 		goto out;
@@ -345,8 +365,8 @@ static void test_trace(void)
 			 b.mapped - a.mapped);
 	else if (t.foreign)
 		snprintf(why, sizeof(why),
-			 "%lu of %lu events not for this file at order %lld from %s; first: %s",
-			 t.foreign, t.events, order, source, t.first);
+			 "%lu of %lu events not for this file; first: %s",
+			 t.foreign, t.events, t.first);
 	else if (order && (t.events != (unsigned long)faults ||
 			   faults + t.mapped != pages))
 		snprintf(why, sizeof(why),
@@ -398,10 +418,13 @@ static void *stress_reader(void *arg)
 	while (!st->stop) {
 		long long o = read_knob(ORDER_FILE);
 		long long b = read_knob(BYTES_FILE);
+		long long c = read_knob(SYSCTL_FILE);
 
 		if (o < 0 || o > max_order)
 			st->bad_reads++;
 		if (b < page_size || b > page_size << max_order || (b & (b - 1)))
+			st->bad_reads++;
+		if (c < page_size || c > page_size << max_order || (c & (c - 1)))
 			st->bad_reads++;
 	}
 	return NULL;
@@ -443,7 +466,7 @@ static void test_stress(void)
 				write_knob(ORDER_FILE,
 					   inputs[rand() % (sizeof(inputs) / sizeof(inputs[0]))]);
 			else
-				write_knob(BYTES_FILE,
+				write_knob(rand() & 1 ? BYTES_FILE : SYSCTL_FILE,
 					   byte_inputs[rand() % (sizeof(byte_inputs) / sizeof(byte_inputs[0]))]);
 		}
 	}
@@ -475,7 +498,7 @@ int main(int argc, char **argv)
 	long long saved;
 
 	page_size = sysconf(_SC_PAGESIZE);
-	while ((opt = getopt(argc, argv, "m:D:S:d:")) != -1) {
+	while ((opt = getopt(argc, argv, "m:D:d:")) != -1) {
 		switch (opt) {
 		case 'm':
 			if (parse_order(optarg, &max_order))
@@ -485,14 +508,11 @@ int main(int argc, char **argv)
 			if (parse_order(optarg, &default_order))
 				return 2;
 			break;
-		case 'S':
-			source = optarg;
-			break;
 		case 'd':
 			dir = optarg;
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-m max_order] [-D default_order] [-S source] [-d dir] [test...]\n",
+			fprintf(stderr, "usage: %s [-m max_order] [-D default_order] [-d dir] [test...]\n",
 				argv[0]);
 			return 2;
 		}
