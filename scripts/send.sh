@@ -65,9 +65,13 @@ fi
 
 # Recipients: each patch's own from get_maintainer.pl, plus the recipients
 # of the mm patches, which are also the cover letter's.
-core=$(for p in "${patches[@]}"; do
-	if [[ $(subject "$p") == mm:* ]]; then maintainers "$p"; fi
-done | sort -u)
+# patches/CC, the people in the series' history, are on every mail.
+core=$({
+	for p in "${patches[@]}"; do
+		if [[ $(subject "$p") == mm:* ]]; then maintainers "$p"; fi
+	done
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/patches/CC"
+} | sort -u)
 
 args=(--confirm=never --suppress-cc=all --no-thread)
 [ "${SEND:-0}" = 1 ] || args+=(--dry-run)
