@@ -44,10 +44,16 @@ while read -r name args; do
 		fail=1
 		continue
 	fi
+	# Where the order it booted with must come from: the lab patches
+	# define arch_fault_around_bytes() on pseries and 32-bit ARM.
+	case $name in
+	ppc64-radix|arm) source="the platform" ;;
+	*) source=CONFIG_FAULT_AROUND_ORDER ;;
+	esac
 	python3 - "$json" "$raw" "$SUITE" "$KUNIT_MIN_CASES" "$name" \
-		"geometry: PAGE_SIZE $page_size PTRS_PER_PTE $ptes " <<'PY' || fail=1
-import json, sys
-path, raw, suite, minimum, name, geometry = sys.argv[1:]
+		"geometry: PAGE_SIZE $page_size PTRS_PER_PTE $ptes " "$source" <<'PY' || fail=1
+import json, re, sys
+path, raw, suite, minimum, name, geometry, source = sys.argv[1:]
 def fail(why):
     sys.exit(f"FAIL kunit {suite} on {name}: {why}")
 groups = [g for g in json.load(open(path))["sub_groups"] if g["name"] == suite]
@@ -60,13 +66,20 @@ if bad:
     fail("failed: " + ", ".join(bad))
 if len(cases) < int(minimum):
     fail(f"only {len(cases)} cases, expected at least {minimum}")
-if geometry not in open(raw, errors="replace").read():
+text = open(raw, errors="replace").read()
+if geometry not in text:
     fail(f"the kernel did not report '{geometry.strip()}'")
+booted = re.search(r"fault-around: \d+ bytes \(order \d+\) from [^\r\n]*", text)
+if not booted:
+    fail("the kernel did not report the order it booted with")
+booted = booted.group(0).strip()
+if f"from {source}" not in booted:
+    fail(f"'{booted}': expected it from {source}")
 # One line, and only once every check passed: make test's summary lists it.
 print(f"PASS kunit {suite} on {name} ({len(cases) - len(skipped)}/{len(cases)}"
       f" cases, {len(skipped)} skipped"
       + (f": {', '.join(skipped)}" if skipped else "")
-      + f"; {geometry.strip()})")
+      + f"; {geometry.strip()}; {booted})")
 PY
 done <<< "$targets"
 exit $fail

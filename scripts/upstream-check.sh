@@ -126,6 +126,14 @@ as_sender env PATCHES="$tmp/real" "$TOP/scripts/send.sh" > "$tmp/send.log" 2>&1 
 	{ cat "$tmp/send.log"; ok=1; }
 verdict $ok "send: the gate passes and the dry run is clean ($(grep -c '^== ' "$tmp/send.log") messages, From: $sender)"
 
+# patches/CC, the people in the history, are on every message.
+msgs=$(grep -c '^== ' "$tmp/send.log") ok=0
+while read -r who; do
+	n=$(grep -cxF "   To/Cc: $who" "$tmp/send.log")
+	[ "$n" = "$msgs" ] || { echo "$who is on $n of $msgs messages"; ok=1; }
+done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$tmp/real/CC")
+verdict $ok "send: the $(grep -vc -e '^#' -e '^$' "$tmp/real/CC") people of patches/CC are on all $msgs messages"
+
 # The gate must name 0003, which lost its Signed-off-by lines.
 cp -a "$tmp/real" "$tmp/broken"
 broken=$(ls "$tmp"/broken/0003-*.patch)
