@@ -70,7 +70,7 @@ core=$({
 	for p in "${patches[@]}"; do
 		if [[ $(subject "$p") == mm:* ]]; then maintainers "$p"; fi
 	done
-	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$PATCHES/CC"
+	series_cc "$PATCHES"
 } | sort -u)
 
 args=(--confirm=never --suppress-cc=all --no-thread)

@@ -131,8 +131,8 @@ msgs=$(grep -c '^== ' "$tmp/send.log") ok=0
 while read -r who; do
 	n=$(grep -cxF "   To/Cc: $who" "$tmp/send.log")
 	[ "$n" = "$msgs" ] || { echo "$who is on $n of $msgs messages"; ok=1; }
-done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$tmp/real/CC")
-verdict $ok "send: the $(grep -vc -e '^#' -e '^$' "$tmp/real/CC") people of patches/CC are on all $msgs messages"
+done < <(series_cc "$tmp/real")
+verdict $ok "send: the $(series_cc "$tmp/real" | wc -l) people of patches/CC are on all $msgs messages"
 
 # The gate must name 0003, which lost its Signed-off-by lines.
 cp -a "$tmp/real" "$tmp/broken"
