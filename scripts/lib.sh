@@ -268,10 +268,10 @@ $fix"
 	printf '%s <%s>\n' "$name" "$email"
 }
 
-# A patch's recipients from the tree's get_maintainer.pl, one a line.
 # The people of $1/CC (patches/CC: the series' history), one a line.
 series_cc() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1/CC"; }
 
+# A patch's recipients from the tree's get_maintainer.pl, one a line.
 maintainers() {
 	(cd "$TREE" && ./scripts/get_maintainer.pl --no-rolestats --no-git \
 		--no-git-fallback --no-tree "$@") | grep -v '^$' | sort -u
