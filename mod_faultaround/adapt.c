@@ -181,8 +181,9 @@ static void fa_adapt_mark(struct fa_adapt_state *s, unsigned long block)
 
 /*
  * Did an earlier fault's window cover a block of @page's page table?  Its
- * blocks are 64 bits (32 on ppc64 radix) aligned in the bitmap, which is
- * at least that long: one word to look at on 64-bit.
+ * blocks are 64 bits (32 on ppc64 radix) aligned in the bitmap, which
+ * fa_adapt_bitmap_shift() makes at least that long: one word to look at
+ * on 64-bit, two on 32-bit.
  */
 static bool fa_adapt_region_seen(struct fa_adapt_state *s, unsigned long page)
 {
@@ -215,7 +216,8 @@ static unsigned int fa_adapt_window(const struct fa_adapt_state *s,
  * set (the largest window, fa_adapt_max_order(), over blocks
  * of fa_adapt_block_shift(); fewer with fewer than 64 PTEs).  Concurrent
  * faults of one mapping may race on @s; each field stays valid, and the
- * worst outcome is a step lost.
+ * worst outcome is a step lost.  The counters are statistics and a
+ * threshold: a lost increment is harmless, hence data_race().
  *
  * Return: the order of this fault's window: the new order, raised to
  * @s->min_order (within @ra_order once a major fault was seen), at most
@@ -248,7 +250,7 @@ unsigned int fa_adapt_step(struct fa_adapt_state *s, unsigned long page,
 		return fa_adapt_window(s, min(order, hi), hi);
 	} else if ((last - 1) >> order == page >> order) {
 		/* The last fault's window left this page unmapped. */
-		s->unfilled++;
+		data_race(s->unfilled++);
 		order = order ? order - 1 : 0;
 	} else {
 		first = page >> order << order;
@@ -256,7 +258,8 @@ unsigned int fa_adapt_step(struct fa_adapt_state *s, unsigned long page,
 		near = (first && fa_adapt_test(s, (first - 1) >> bs)) ||
 		       fa_adapt_test(s, end >> bs);
 		if (!near && fa_adapt_region_seen(s, page) &&
-		    ++s->revisits > FA_ADAPT_DENSE) {
+		    /* Racy: a revisit lost only delays the threshold. */
+		    data_race(++s->revisits) > FA_ADAPT_DENSE) {
 			/*
 			 * Long after its first faults, the mapping still
 			 * faults in page tables it has faulted in: all of it
@@ -265,10 +268,11 @@ unsigned int fa_adapt_step(struct fa_adapt_state *s, unsigned long page,
 			near = true;
 		}
 		if (near) {
-			s->hits++;
+			/* Statistics, racy: a lost increment is harmless. */
+			data_race(s->hits++);
 			order = order + 1;
 		} else {
-			s->misses++;
+			data_race(s->misses++);	/* as hits */
 			order = order ? order - 1 : 0;
 		}
 	}
@@ -306,15 +310,26 @@ unsigned int fa_adapt_ra_order(const struct file *file)
 }
 EXPORT_SYMBOL_IF_KUNIT(fa_adapt_ra_order);
 
-/* The bitmap's size for @vma: a bit per block, within the bounds. */
-static unsigned int fa_adapt_shift(struct vm_area_struct *vma)
+/**
+ * fa_adapt_bitmap_shift - the size of a mapping's bitmap, as a shift
+ * @pages: the mapping's size, in pages
+ *
+ * A bit per block of the mapping, within FA_ADAPT_MAX_BITS, and never
+ * fewer than a long's bits or one page table's blocks: that is what
+ * fa_adapt_region_seen() reads at once (64 bits, more than a long on
+ * 32-bit).
+ *
+ * Return: the shift.
+ */
+unsigned int fa_adapt_bitmap_shift(unsigned long pages)
 {
-	unsigned long blocks = vma_pages(vma) >> fa_adapt_block_shift();
+	unsigned long least = max_t(unsigned long, BITS_PER_LONG,
+				    PTRS_PER_PTE >> fa_adapt_block_shift());
 
-	blocks = clamp(blocks, (unsigned long)BITS_PER_LONG,
-		       (unsigned long)FA_ADAPT_MAX_BITS);
-	return order_base_2(blocks);
+	return order_base_2(clamp(pages >> fa_adapt_block_shift(), least,
+				  (unsigned long)FA_ADAPT_MAX_BITS));
 }
+EXPORT_SYMBOL_IF_KUNIT(fa_adapt_bitmap_shift);
 
 static struct fa_adapt *fa_adapt_find(const struct vm_area_struct *vma)
 {
@@ -360,7 +375,7 @@ static struct fa_adapt *fa_adapt_get(struct vm_area_struct *vma)
 		goto full;
 	if (atomic_inc_return(&fa_adapt_nr) > FA_ADAPT_MAX_MAPPINGS)
 		goto untracked;
-	shift = fa_adapt_shift(vma);
+	shift = fa_adapt_bitmap_shift(vma_pages(vma));
 	a = kmalloc(struct_size(a, s.blocks, BITS_TO_LONGS(1U << shift)),
 		    GFP_NOWAIT | __GFP_NOWARN);
 	if (!a)

@@ -193,6 +193,7 @@ struct fa_adapt_state {
 unsigned int fa_adapt_block_shift(void);
 unsigned int fa_adapt_max_order(void);
 unsigned int fa_adapt_min_order(unsigned long pages);
+unsigned int fa_adapt_bitmap_shift(unsigned long pages);
 void fa_adapt_state_init(struct fa_adapt_state *s, unsigned int shift,
 			 unsigned int min_order);
 unsigned int fa_adapt_step(struct fa_adapt_state *s, unsigned long page,

@@ -238,9 +238,9 @@ static const struct mmu_notifier_ops fa_mn_ops = {
  * The override covers the pages of the file that the VMA at @addr maps,
  * and replaces the overrides of this mm that cover any of them.
  *
- * Return: 0, or -ENOENT (no VMA at @addr), -EINVAL (no file behind it),
- * -ENOSPC, -EBUSY (another policy is registered), -ENOMEM or -EINTR; on
- * error nothing changed.
+ * Return: 0, or -ENOENT (no VMA at @addr), -EINVAL (no file behind it, or
+ * one without ->map_pages()), -ENOSPC, -EBUSY (another policy is
+ * registered), -ENOMEM or -EINTR; on error nothing changed.
  */
 int fa_set(struct mm_struct *mm, struct pid *pid, unsigned long addr,
 	   unsigned int order, const char **why)
@@ -270,6 +270,10 @@ int fa_set(struct mm_struct *mm, struct pid *pid, unsigned long addr,
 		err = -ENOENT;
 	} else if (!vma->vm_file) {
 		*why = "the mapping has no file, so it never faults around";
+		err = -EINVAL;
+	} else if (!vma->vm_ops || !vma->vm_ops->map_pages) {
+		/* Accepted, it would never apply: say so instead. */
+		*why = "the mapping's file has no ->map_pages(), so it never faults around";
 		err = -EINVAL;
 	} else {
 		ov->key.mm = mm;

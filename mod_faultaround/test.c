@@ -819,6 +819,36 @@ static void adapt_small_sequential(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, m.max_seen, fa_adapt_max_order());
 }
 
+/*
+ * The smallest bitmap the module allocates, with the word after it set
+ * as a neighbour's memory may be: a fault in a page table that no window
+ * covered must see none of it.  On 32-bit ARM (512 PTEs) the bitmap was
+ * one 32-bit long while a page table's blocks are 64 bits, and this
+ * fault counted as a revisit from the word past the object.
+ */
+static void adapt_bitmap_bounds(struct kunit *test)
+{
+	unsigned int shift = fa_adapt_bitmap_shift(1);
+	unsigned long words = BITS_TO_LONGS(1UL << shift);
+	unsigned long page = 16 * PTRS_PER_PTE;
+	struct fa_adapt_state *s;
+
+	s = kunit_kzalloc(test, struct_size(s, blocks, words + 1), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	fa_adapt_state_init(s, shift, 0);
+	s->blocks[words] = ~0UL;
+	/* A fault eight page tables away, that marked nothing. */
+	s->last = page + 8 * PTRS_PER_PTE + 1;
+	fa_adapt_step(s, page, false, fa_adapt_max_order());
+	KUNIT_EXPECT_EQ(test, s->revisits, 0);
+	KUNIT_EXPECT_EQ(test, s->misses, 1);
+	KUNIT_EXPECT_EQ(test, s->blocks[words], ~0UL);
+	/* Larger mappings get a bit per block, up to the limit. */
+	KUNIT_EXPECT_EQ(test, 1UL << fa_adapt_bitmap_shift(2 * FA_ADAPT_MAX_BITS <<
+							   fa_adapt_block_shift()),
+			FA_ADAPT_MAX_BITS);
+}
+
 static struct kunit_case faultaround_cases[] = {
 	KUNIT_CASE(parse_rules),
 	KUNIT_CASE(parse_limits),
@@ -840,6 +870,7 @@ static struct kunit_case faultaround_cases[] = {
 	KUNIT_CASE(adapt_bounded),
 	KUNIT_CASE(adapt_small_far),
 	KUNIT_CASE(adapt_small_sequential),
+	KUNIT_CASE(adapt_bitmap_bounds),
 	{}
 };
 

@@ -277,6 +277,15 @@ maintainers() {
 		--no-git-fallback --no-tree "$@") | grep -v '^$' | sort -u
 }
 
+# A copy of mod_faultaround's sources in $1, where kbuild may write next
+# to them: one per kernel it is built against.
+module_sources() {
+	mkdir -p "$1"
+	rsync -rlpD --checksum --delete --exclude='*.o' --exclude='*.ko' --exclude='.*' \
+		--exclude='*.mod*' --exclude='modules.order' --exclude='Module.symvers' \
+		"$TOP/mod_faultaround/" "$1/"
+}
+
 require_tree() {
 	[ -d "$TREE/.git" ] || die "no kernel tree in $TREE; run 'make tree' first"
 }

@@ -11,10 +11,7 @@ shift
 kdir=$BUILD/out/qemu-$variant
 out=$BUILD/mod/$variant
 "$TOP/scripts/kernel.sh" "$variant" >/dev/null
-mkdir -p "$out"
-rsync -rlpD --checksum --delete --exclude='*.o' --exclude='*.ko' --exclude='.*' \
-	--exclude='*.mod*' --exclude='modules.order' --exclude='Module.symvers' \
-	"$TOP/mod_faultaround/" "$out/src/"
+module_sources "$out/src"
 # Without the caller's MAKEFLAGS: "make bench O=<dir>" passes O= down
 # there, and kbuild would take <dir> for the kernel's build directory.
 MAKEFLAGS= make -s -C "$out/src" KDIR="$kdir" "${@:-modules}"

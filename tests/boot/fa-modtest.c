@@ -297,8 +297,8 @@ static char *file_vmas(int fd, int n)
 static void test_errors(void)
 {
 	static char big[65536], before[65536];
-	int fd = make_file("/tmp/fa-errors", 2 * 1025 + 2), i, err = 0;
-	char name[64], *three, *many, *anon;
+	int fd = make_file("/tmp/fa-errors", 2 * 1025 + 2), i, err = 0, zfd;
+	char name[64], *three, *many, *anon, *zero;
 	pid_t gone, victim;
 
 	cmd("clear\n");
@@ -306,6 +306,10 @@ static void test_errors(void)
 	three = mmap(NULL, 3 * page_size, PROT_READ, MAP_SHARED, fd, 0);
 	anon = mmap(NULL, page_size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
 		    -1, 0);
+	/* A file VMA whose vm_ops has no ->map_pages(): /dev/zero, private. */
+	zfd = open("/dev/zero", O_RDONLY);
+	zero = zfd < 0 ? MAP_FAILED :
+	       mmap(NULL, page_size, PROT_READ, MAP_PRIVATE, zfd, 0);
 	munmap(three + page_size, page_size);
 	/* One good override, so that "unchanged" means something. */
 	cmd("%d %p 3\n", getpid(), three);
@@ -356,6 +360,12 @@ static void test_errors(void)
 		   cmd("%d %p 1\n", getpid(), three + page_size), ENOENT, before);
 	expect_err("errors anonymous mapping",
 		   cmd("%d %p 1\n", getpid(), anon), EINVAL, before);
+	if (zero == MAP_FAILED)
+		result(false, "errors file without ->map_pages",
+		       "cannot map /dev/zero");
+	else
+		expect_err("errors file without ->map_pages (/dev/zero, private)",
+			   cmd("%d %p 1\n", getpid(), zero), EINVAL, before);
 	expect_err("errors kernel address",
 		   cmd("%d 0xffffffff81000000 1\n", getpid()), ENOENT, before);
 	expect_err("errors order too large",
@@ -407,6 +417,10 @@ static void test_errors(void)
 	munmap(many, 2 * 1025 * page_size);
 	munmap(three, 3 * page_size);
 	munmap(anon, page_size);
+	if (zero != MAP_FAILED)
+		munmap(zero, page_size);
+	if (zfd >= 0)
+		close(zfd);
 	close(fd);
 }
 
