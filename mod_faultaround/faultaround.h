@@ -32,6 +32,7 @@
 #include <linux/list.h>
 #include <linux/llist.h>
 #include <linux/log2.h>
+#include <linux/mmu_notifier.h>
 #include <linux/pgtable.h>
 #include <linux/rcupdate.h>
 #include <linux/sizes.h>
@@ -80,13 +81,21 @@ struct fa_key {
  * One override.  It holds a reference on the file and on the mm's
  * notifier, so neither pointer in its key can be reused while it exists.
  */
+/* An mm's MMU notifier, shared by its overrides (override.c). */
+struct fa_mn {
+	struct mmu_notifier mn;
+	struct list_head node;		/* on fa_mns, under fa_mn_lock */
+	unsigned int users;		/* overrides, under fa_mn_lock */
+	bool unregistering;		/* the last user is gone */
+};
+
 struct fa_override {
 	struct fa_key key;
 	unsigned int order;
 	bool gone;		/* its mapping is gone; no fault uses it */
 	struct pid *pid;	/* for display only */
 	struct file *file;
-	struct mmu_notifier *mn;
+	struct fa_mn *mn;	/* its mm's notifier */
 	u64_stats_t __percpu *hits;	/* under policy.c's per-CPU syncp */
 	struct list_head dead;	/* on a list of removed overrides */
 	struct rcu_head rcu;	/* freed after a grace period ... */

@@ -34,13 +34,15 @@ static struct fa_table *fa_current(void)
 	return rcu_dereference_protected(fa_table, lockdep_is_held(&fa_lock));
 }
 
+static void fa_mn_put(struct fa_mn *m);
+
 /* Free an override that no fault and no notifier can see any more. */
 static void fa_free_now(struct fa_override *ov)
 {
 	if (ov->file)
 		fput(ov->file);
 	if (ov->mn)
-		mmu_notifier_put(ov->mn);
+		fa_mn_put(ov->mn);
 	put_pid(ov->pid);
 	free_percpu(ov->hits);
 	kfree(ov);
@@ -49,7 +51,7 @@ static void fa_free_now(struct fa_override *ov)
 /*
  * Removed overrides are freed without waiting in the writer: an RCU
  * callback hands them to a work item, because fput() and
- * mmu_notifier_put() want process context.  A write then costs no grace
+ * fa_mn_put() want process context.  A write then costs no grace
  * period, which matters to a script that sets hundreds of overrides.
  */
 static LLIST_HEAD(fa_free_list);
@@ -197,6 +199,9 @@ static void fa_mn_release(struct mmu_notifier *mn, struct mm_struct *mm)
 	const struct fa_table *t;
 	bool prune = false;
 
+	/* The last override went: a newer one may have its own notifier. */
+	if (READ_ONCE(container_of(mn, struct fa_mn, mn)->unregistering))
+		return;
 	rcu_read_lock();
 	t = rcu_dereference(fa_table);
 	fa_table_mm(t, mm, &first, &last);
@@ -207,25 +212,70 @@ static void fa_mn_release(struct mmu_notifier *mn, struct mm_struct *mm)
 	rcu_read_unlock();
 }
 
-static struct mmu_notifier *fa_mn_alloc(struct mm_struct *mm)
-{
-	struct mmu_notifier *mn = kzalloc(sizeof(*mn), GFP_KERNEL);
-
-	return mn ? mn : ERR_PTR(-ENOMEM);
-}
-
-static void fa_mn_free(struct mmu_notifier *mn)
-{
-	kfree(mn);
-}
-
-/* One notifier per mm with overrides, shared by them (mmu_notifier_get()). */
 static const struct mmu_notifier_ops fa_mn_ops = {
 	.release = fa_mn_release,
 	.invalidate_range_start = fa_mn_invalidate_range_start,
-	.alloc_notifier = fa_mn_alloc,
-	.free_notifier = fa_mn_free,
 };
+
+/*
+ * One notifier per mm with overrides, shared by them and counted here:
+ * the last put unregisters it, which waits for its callbacks, and frees
+ * it.  mmu_notifier_put() would free it from an SRCU callback, through
+ * ->free_notifier(): module code that could run after unload.
+ */
+static LIST_HEAD(fa_mns);
+static DEFINE_MUTEX(fa_mn_lock);	/* nests inside the mmap lock */
+
+/* @mm's notifier, registered if new; the caller holds the mmap lock. */
+static struct fa_mn *fa_mn_get(struct mm_struct *mm)
+{
+	struct fa_mn *m;
+	int err;
+
+	mmap_assert_write_locked(mm);
+	mutex_lock(&fa_mn_lock);
+	list_for_each_entry(m, &fa_mns, node) {
+		if (m->mn.mm == mm) {
+			m->users++;
+			goto out;
+		}
+	}
+	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	if (!m) {
+		m = ERR_PTR(-ENOMEM);
+		goto out;
+	}
+	m->mn.ops = &fa_mn_ops;
+	m->users = 1;
+	err = __mmu_notifier_register(&m->mn, mm);
+	if (err) {
+		kfree(m);
+		m = ERR_PTR(err);
+		goto out;
+	}
+	list_add(&m->node, &fa_mns);
+out:
+	mutex_unlock(&fa_mn_lock);
+	return m;
+}
+
+/* Drop a user of @m; the last one unregisters and frees it. */
+static void fa_mn_put(struct fa_mn *m)
+{
+	bool last;
+
+	mutex_lock(&fa_mn_lock);
+	last = !--m->users;
+	if (last)
+		list_del(&m->node);
+	mutex_unlock(&fa_mn_lock);
+	if (!last)
+		return;
+	/* Unregistering calls ->release(), for an mm that is not going. */
+	WRITE_ONCE(m->unregistering, true);
+	mmu_notifier_unregister(&m->mn, m->mn.mm);
+	kfree(m);
+}
 
 /**
  * fa_set - give the mapping at @addr in @mm the order @order
@@ -281,7 +331,7 @@ int fa_set(struct mm_struct *mm, struct pid *pid, unsigned long addr,
 		ov->key.start = vma->vm_pgoff;
 		ov->key.end = vma->vm_pgoff + vma_pages(vma);
 		ov->file = get_file(vma->vm_file);
-		ov->mn = mmu_notifier_get_locked(&fa_mn_ops, mm);
+		ov->mn = fa_mn_get(mm);
 		if (IS_ERR(ov->mn)) {
 			err = PTR_ERR(ov->mn);
 			ov->mn = NULL;
@@ -477,7 +527,9 @@ void fa_overrides_exit(void)
 	/* The removed overrides: their RCU callbacks, then their work. */
 	rcu_barrier();
 	flush_work(&fa_free_work);
-	/* Every notifier is put: wait for callbacks and their freeing. */
-	mmu_notifier_synchronize();
+	/*
+	 * Every notifier is unregistered and freed: fa_mn_put() waited for
+	 * its callbacks, and left none to run later.
+	 */
 	cancel_delayed_work_sync(&fa_prune_work);
 }

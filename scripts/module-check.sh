@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Static checks of mod_faultaround through its own Makefile, against the
 # normal lab kernel: checkpatch --strict (style), sparse (check) and
-# coccicheck.  Any finding fails.
+# coccicheck.  Any finding fails; so does linking the notifier calls
+# whose free can run after unload.
 . "$(dirname "$0")/lib.sh"
 
 fail=0
@@ -17,4 +18,13 @@ for target in style check coccicheck; do
 		echo "module $target: clean"
 	fi
 done
+# The SRCU-deferred free runs module code after unload: never link it.
+ko=$("$TOP/scripts/module.sh" normal)
+late=$(nm -u "$ko" | awk '$2 ~ /^mmu_notifier_(put|get_locked)$/ { print $2 }')
+if [ -n "$late" ]; then
+	echo "module notifier: FAIL: links $(echo $late), whose free can run after unload"
+	fail=1
+else
+	echo "module notifier: registered and unregistered, freed by the module"
+fi
 exit $fail
