@@ -19,6 +19,7 @@
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
+#include <linux/security.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -102,8 +103,10 @@ static bool fa_may_trace(const struct file *file, bool opener,
 }
 
 /*
- * @pid's mm (mmget()) and struct pid (a reference), if both credentials
- * may trace it; or NULL.  Under the task's exec_update_lock, as
+ * @pid's mm (mmget()) and its process's struct pid (a reference: the
+ * thread group's, which lives as long as the process, while a named
+ * thread's number can be reused), if both credentials may trace it; or
+ * NULL.  Under the task's exec_update_lock, as
  * mm_access() does, so that an exec cannot swap the mm and the
  * credentials between the check and the get.
  */
@@ -138,12 +141,11 @@ static struct mm_struct *fa_get_mm(struct file *file, pid_t nr,
 		*err = -EPERM;
 	}
 	up_read(&task->signal->exec_update_lock);
+	if (mm)
+		*pidp = get_task_pid(task, PIDTYPE_TGID);
 out:
 	put_task_struct(task);
-	if (mm)
-		*pidp = pid;
-	else
-		put_pid(pid);
+	put_pid(pid);
 	return mm;
 }
 
@@ -158,6 +160,13 @@ static int fa_write_begin(struct file *file, const char __user *ubuf,
 
 	if (err)
 		return err;
+	/*
+	 * debugfs checks lockdown at open only: a descriptor opened before
+	 * it was raised must not write after.
+	 */
+	err = security_locked_down(LOCKDOWN_DEBUGFS);
+	if (err)
+		return fa_refuse(file, err, "debugfs is locked down");
 	if (*ppos)
 		return fa_refuse(file, -EINVAL, "a write at a non-zero offset");
 	if (len > FA_CMD_MAX_LEN)
@@ -202,8 +211,28 @@ static ssize_t fa_vma_write(struct file *file, const char __user *ubuf,
 }
 
 /*
- * Every read is checked, not only the one that fills seq_file's buffer:
- * a descriptor handed over after a short read must not read the rest.
+ * The listings show other processes' mappings, as /proc/<pid>/maps shows
+ * each one's to those who may ptrace it: besides the rule, the reader
+ * needs CAP_SYS_PTRACE over every process, in both credentials.  Both
+ * list only the processes in the reader's pid namespace.
+ */
+static int fa_check_list(const struct file *file)
+{
+	int err = fa_check_admin(file);
+
+	if (err)
+		return err;
+	if (file_ns_capable(file, &init_user_ns, CAP_SYS_PTRACE) &&
+	    capable(CAP_SYS_PTRACE))
+		return 0;
+	return fa_refuse(file, -EPERM,
+			 "a listing needs CAP_SYS_PTRACE, by the opener and the caller");
+}
+
+/*
+ * Every read and seek is checked, not only the read that fills
+ * seq_file's buffer: a descriptor handed over after a short read must
+ * not read the rest, nor make seq_lseek() show the file again.
  */
 static ssize_t fa_read(struct file *file, char __user *buf, size_t len,
 		       loff_t *ppos)
@@ -211,6 +240,28 @@ static ssize_t fa_read(struct file *file, char __user *buf, size_t len,
 	int err = fa_check_admin(file);
 
 	return err ? err : seq_read(file, buf, len, ppos);
+}
+
+static loff_t fa_llseek(struct file *file, loff_t off, int whence)
+{
+	int err = fa_check_admin(file);
+
+	return err ? err : seq_lseek(file, off, whence);
+}
+
+static ssize_t fa_list_read(struct file *file, char __user *buf, size_t len,
+			    loff_t *ppos)
+{
+	int err = fa_check_list(file);
+
+	return err ? err : seq_read(file, buf, len, ppos);
+}
+
+static loff_t fa_list_llseek(struct file *file, loff_t off, int whence)
+{
+	int err = fa_check_list(file);
+
+	return err ? err : seq_lseek(file, off, whence);
 }
 
 static int fa_vma_show(struct seq_file *m, void *v)
@@ -227,9 +278,9 @@ static int fa_vma_open(struct inode *inode, struct file *file)
 static const struct file_operations fa_vma_fops = {
 	.owner = THIS_MODULE,
 	.open = fa_vma_open,
-	.read = fa_read,
+	.read = fa_list_read,
 	.write = fa_vma_write,
-	.llseek = seq_lseek,
+	.llseek = fa_list_llseek,
 	.release = single_release,
 };
 
@@ -329,7 +380,7 @@ static const struct file_operations fa_stats_fops = {
 	.open = fa_stats_open,
 	.read = fa_read,
 	.write = fa_stats_write,
-	.llseek = seq_lseek,
+	.llseek = fa_llseek,
 	.release = single_release,
 };
 
@@ -366,7 +417,7 @@ static const struct file_operations fa_policy_fops = {
 	.open = fa_policy_open,
 	.read = fa_read,
 	.write = fa_policy_write,
-	.llseek = seq_lseek,
+	.llseek = fa_llseek,
 	.release = single_release,
 };
 
@@ -381,26 +432,11 @@ static int fa_adaptive_open(struct inode *inode, struct file *file)
 	return single_open(file, fa_adaptive_show, NULL);
 }
 
-/*
- * The listing shows every process's mappings, as /proc/<pid>/maps does
- * each one's to those who may ptrace it: besides the rule, the reader
- * needs CAP_SYS_PTRACE, in both credentials, over every process.
- */
-static ssize_t fa_adaptive_read(struct file *file, char __user *buf,
-				size_t len, loff_t *ppos)
-{
-	if (!file_ns_capable(file, &init_user_ns, CAP_SYS_PTRACE) ||
-	    !capable(CAP_SYS_PTRACE))
-		return fa_refuse(file, -EPERM,
-				 "CAP_SYS_PTRACE is needed, by the opener and the caller");
-	return fa_read(file, buf, len, ppos);
-}
-
 static const struct file_operations fa_adaptive_fops = {
 	.owner = THIS_MODULE,
 	.open = fa_adaptive_open,
-	.read = fa_adaptive_read,
-	.llseek = seq_lseek,
+	.read = fa_list_read,
+	.llseek = fa_list_llseek,
 	.release = single_release,
 };
 
@@ -440,7 +476,7 @@ static const struct file_operations fa_order_fops = {
 	.open = fa_order_open,
 	.read = fa_read,
 	.write = fa_order_write,
-	.llseek = seq_lseek,
+	.llseek = fa_llseek,
 	.release = single_release,
 };
 

@@ -344,24 +344,25 @@ int fa_set(struct mm_struct *mm, struct pid *pid, unsigned long addr,
 	ov->pid = get_pid(pid);
 
 	mutex_lock(&fa_lock);
-	if (!fa_registered) {
-		err = fa_policy_get();
-		if (err) {
-			*why = "another fault-around policy is registered";
-			goto out_unlock;
-		}
-		fa_registered = true;
-	}
 	new = fa_table_set(fa_current(), ov, FA_MAX_OVERRIDES, &dead);
 	if (IS_ERR(new)) {
 		err = PTR_ERR(new);
 		if (err == -ENOSPC)
 			*why = "there are " __stringify(FA_MAX_OVERRIDES) " overrides already";
-		if (!fa_current()) {
-			fa_policy_put();
-			fa_registered = false;
-		}
 		goto out_unlock;
+	}
+	/*
+	 * The policy last, once nothing else can fail: faults that a failed
+	 * first write let through it would move the statistics.
+	 */
+	if (!fa_registered) {
+		err = fa_policy_get();
+		if (err) {
+			*why = "another fault-around policy is registered";
+			kfree(new);	/* never published; @dead stays in use */
+			goto out_unlock;
+		}
+		fa_registered = true;
 	}
 	fa_replace(new, &dead);
 out_unlock:
@@ -490,9 +491,10 @@ static void fa_span(const struct fa_override *ov, unsigned long *lo,
  * @m: where to
  *
  * "<pid> <start>-<end> <order> <hits> <first page>-<page after last>":
- * the pid in the reader's namespace, the addresses where the process maps
- * the override's pages now (0-0 if nowhere), and the page offsets in its
- * file that the override covers.
+ * the process's pid in the reader's namespace (a process outside it is
+ * not listed), the addresses where the process maps the override's pages
+ * now (0-0 if nowhere), and the page offsets in its file that the
+ * override covers.
  */
 void fa_show(struct seq_file *m)
 {
@@ -504,12 +506,18 @@ void fa_show(struct seq_file *m)
 	t = fa_current();
 	for (i = 0; t && i < t->nr; i++) {
 		const struct fa_override *ov = t->slot[i].ov;
+		pid_t nr = pid_vnr(ov->pid);
 
-		if (READ_ONCE(ov->gone))
+		/*
+		 * Not in the reader's pid namespace, or exited (its number
+		 * may be another process's now): not listed.
+		 */
+		if (READ_ONCE(ov->gone) || !nr ||
+		    !pid_has_task(ov->pid, PIDTYPE_TGID))
 			continue;
 		fa_span(ov, &lo, &hi);
-		seq_printf(m, "%d %lx-%lx %u %llu %lx-%lx\n", pid_vnr(ov->pid),
-			   lo, hi, ov->order, fa_hits_of(ov), ov->key.start,
+		seq_printf(m, "%d %lx-%lx %u %llu %lx-%lx\n", nr, lo, hi,
+			   ov->order, fa_hits_of(ov), ov->key.start,
 			   ov->key.end);
 	}
 	mutex_unlock(&fa_lock);

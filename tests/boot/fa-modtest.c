@@ -6,16 +6,18 @@
  *
  *   fa-modtest [-m max_order] [-k module.ko] [test...]
  *
- * Tests: ab errors mapping handed exit stress unload adaptive (default:
- * all).  "stress" unloads the module while faults are in flight, "unload"
- * under slab fault injection, "adaptive" with its policy on and faults in
- * flight; they load it again from -k.
+ * Tests: ab errors mapping handed listing exit stress unload failed
+ * adaptive (default: all) and lockdown (only when named: it raises the
+ * guest's lockdown for good).  "stress" unloads the module while faults
+ * are in flight, "unload" under slab fault injection, "adaptive" with its
+ * policy on and faults in flight; they load it again from -k.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/capability.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -577,17 +579,20 @@ static void test_handed(void)
 				 errno == EPERM) << (2 * i);
 			bits |= (read(fds[i], buf, sizeof(buf)) < 0 &&
 				 errno == EPERM) << (2 * i + 1);
+			/* seq_lseek() would show the file again. */
+			bits |= (lseek(fds[i], 0, SEEK_SET) < 0 &&
+				 errno == EPERM) << (10 + i);
 		}
 		bits |= (write(fds[0], line, strlen(line)) < 0 &&
 			 errno == EPERM) << 8;
 		snprintf(line, sizeof(line), "%d %p default\n", getppid(), p);
 		bits |= (write(fds[0], line, strlen(line)) < 0 &&
 			 errno == EPERM) << 9;
-		_exit(bits == 0x3ff ? 0 : 1);
+		_exit(bits == 0x3fff ? 0 : 1);
 	}
 	waitpid(pid, &status, 0);
 	result(WIFEXITED(status) && !WEXITSTATUS(status),
-	       "handed fd: every command and read refused (EPERM)",
+	       "handed fd: every command, read and lseek refused (EPERM)",
 	       "child status %d", status);
 	result(!strcmp(before, slurp(DIR_ "vma")) &&
 	       !strcmp(order_before, slurp(DIR_ "order")) &&
@@ -1035,18 +1040,246 @@ static void test_adaptive(void)
 	close(fd);
 }
 
+/* read() of @path: 0 or the errno, and the text in @buf. */
+static int read_err(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY), err = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return errno;
+	n = read(fd, buf, len - 1);
+	if (n < 0)
+		err = errno;
+	buf[n < 0 ? 0 : n] = '\0';
+	close(fd);
+	return err;
+}
+
+/* Both listings, as this process reads them: the errnos, 2 bits each. */
+static int listings_refused(void *arg __attribute__((unused)))
+{
+	char buf[4096];
+
+	drop_cap(CAP_SYS_PTRACE);
+	return (read_err(DIR_ "vma", buf, sizeof(buf)) == EPERM) |
+	       (read_err(DIR_ "adaptive", buf, sizeof(buf)) == EPERM) << 1;
+}
+
+/* True if every line of @s is of process @pid. */
+static bool only_of(const char *s, long pid)
+{
+	const char *l;
+	long lpid;
+
+	for (l = s; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "")
+		if (sscanf(l, "%ld", &lpid) != 1 || lpid != pid)
+			return false;
+	return true;
+}
+
+/*
+ * In a child pid namespace (as its init): 0 if both listings read and
+ * list nothing of the processes outside it, else which one did.  Its
+ * own process (pid 1 there) faults too, so its adaptive lines may show.
+ */
+static int listings_in_child_ns(void *arg __attribute__((unused)))
+{
+	char vma[4096], adaptive[4096];
+	int status, bits;
+	pid_t pid;
+
+	if (unshare(CLONE_NEWPID))
+		return 128;
+	pid = fork();
+	if (!pid) {
+		bits = read_err(DIR_ "vma", vma, sizeof(vma)) || vma[0];
+		bits |= (read_err(DIR_ "adaptive", adaptive, sizeof(adaptive)) ||
+			 !only_of(adaptive, 1)) << 1;
+		_exit(bits);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return 129;
+	return WEXITSTATUS(status);
+}
+
+/*
+ * The one rule of both listings (vma, adaptive): CAP_SYS_PTRACE besides
+ * CAP_SYS_ADMIN, and only the processes in the reader's pid namespace.
+ */
+static void test_listing(void)
+{
+	/* Two opens: an override covers its open file's pages in any VMA. */
+	int fd = make_file("/tmp/fa-listing", 64), fd2 = open("/tmp/fa-listing", O_RDONLY);
+	char *p = mmap(NULL, 64 * page_size, PROT_READ, MAP_SHARED, fd, 0);
+	char *q = mmap(NULL, 64 * page_size, PROT_READ, MAP_SHARED, fd2, 0);
+	int err, got;
+
+	cmd("clear\n");
+	err = cmd("%d %p 2\n", getpid(), p) ?: set_policy("adaptive\n");
+	read_pages(q, 64);
+	result(!err && hits_of(p) >= 0 && adaptive_line(getpid(), q),
+	       "listing: both list this process to root", "%s; vma '%s'",
+	       strerror(err), slurp(DIR_ "vma"));
+	got = in_child(listings_refused, NULL);
+	result(got == 3, "listing: both refused without CAP_SYS_PTRACE (EPERM)",
+	       "refused: vma %s, adaptive %s", got & 1 ? "yes" : "no",
+	       got & 2 ? "yes" : "no");
+	got = in_child(listings_in_child_ns, NULL);
+	if (got > 3)
+		result(false, "listing", "no child pid namespace (%d)", got);
+	else
+		result(!got, "listing: both list nothing outside a child pid namespace",
+		       "listed or failed: %s%s", got & 1 ? "vma " : "",
+		       got & 2 ? "adaptive" : "");
+	set_policy("off\n");
+	cmd("clear\n");
+	munmap(p, 64 * page_size);
+	munmap(q, 64 * page_size);
+	close(fd);
+	close(fd2);
+}
+
+/* The statistics the module counts itself (not the kernel's vmstat). */
+static void own_stats(char *buf, size_t len)
+{
+	const char *s = slurp(DIR_ "stats"), *l;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (l = s; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (strncmp(l, "fault_around", 12) && n < len)
+			n += snprintf(buf + n, len - n, "%.*s\n",
+				      (int)strcspn(l, "\n"), l);
+}
+
+/* The child: first writes, every slab allocation failing half the time. */
+static int failing_sets(void *arg)
+{
+	int i;
+
+	if (put("/proc/self/make-it-fail", "1", 1))
+		return 254;
+	for (i = 0; i < 20; i++)
+		if (!cmd("%d %p 3\n", getppid(), arg)) {
+			/*
+			 * clear must not fail, and its buffer is a slab
+			 * object; opening make-it-fail allocates one too.
+			 */
+			for (i = 0; put("/proc/self/make-it-fail", "0", 1); i++)
+				if (i == 1000)
+					return 254;
+			return cmd("clear\n") ? 253 : 255;
+		}
+	return 0;
+}
+
+/*
+ * First writes that fail under slab fault injection, with faults in
+ * flight: none may move the statistics (a policy registered for a
+ * moment would count those faults).  A round where a write succeeded
+ * moved them rightly, and is not counted.
+ */
+static void test_failed_set(void)
+{
+	int fd = make_file("/tmp/fa-failed", NPAGES), round, clean = 0, moved = 0;
+	struct stress st = { .p = map_aligned(fd, NPAGES * page_size) };
+	char before[4096], after[4096];
+	pthread_t t;
+
+	cmd("clear\n");
+	if (failslab("task-filter", "Y") || failslab("ignore-gfp-wait", "N") ||
+	    failslab("verbose", "0") || failslab("interval", "1") ||
+	    failslab("times", "-1") || failslab("probability", "50")) {
+		result(false, "failed first writes", "no " FAILSLAB);
+		return;
+	}
+	pthread_create(&t, NULL, stress_fault, &st);
+	for (round = 0; round < 20; round++) {
+		int got;
+
+		own_stats(before, sizeof(before));
+		got = in_child(failing_sets, st.p);
+		own_stats(after, sizeof(after));
+		if (got == 255)
+			continue;
+		if (got) {
+			moved = -got;
+			break;
+		}
+		clean++;
+		if (strcmp(before, after)) {
+			moved++;
+			break;
+		}
+	}
+	failslab("probability", "0");
+	st.stop = true;
+	pthread_join(t, NULL);
+	if (moved < 0)
+		result(false, "failed first writes", "child failed (%d)", -moved);
+	else
+		result(clean && !moved, "failed first writes change no statistics",
+		       "%d of %d rounds of 20 failed writes moved them; before:\n%s\nafter:\n%s",
+		       moved, clean, before, after);
+	cmd("clear\n");
+	munmap(st.p, NPAGES * page_size);
+	close(fd);
+}
+
+#define LOCKDOWN "/sys/kernel/security/lockdown"
+#define SYSCTL_BYTES "/proc/sys/vm/fault_around_bytes"
+
+/*
+ * Lockdown raised while a file is open: its writes are refused (debugfs
+ * checks only at open), and nothing changes.  Loads the module itself,
+ * and leaves the guest locked down: init runs it last.
+ */
+static void test_lockdown(void)
+{
+	char before[4096];
+	int fd, err;
+
+	err = reload();
+	if (err && err != EEXIST) {
+		result(false, "lockdown", "%s: %s", module, strerror(err));
+		return;
+	}
+	fd = open(DIR_ "order", O_RDWR);
+	/* debugfs opens nothing writable once locked down: read the sysctl. */
+	snprintf(before, sizeof(before), "%s", slurp(SYSCTL_BYTES));
+	if (fd < 0 || put(LOCKDOWN, "integrity", 9)) {
+		result(false, "lockdown", "cannot open order or raise %s: %s",
+		       LOCKDOWN, strerror(errno));
+		return;
+	}
+	err = write(fd, "1\n", 2) < 0 ? errno : 0;
+	result(err == EPERM && !strcmp(before, slurp(SYSCTL_BYTES)),
+	       "lockdown raised after open: writes refused (EPERM), order kept",
+	       "write: %s; fault_around_bytes %s, was %s",
+	       err ? strerror(err) : "accepted", slurp(SYSCTL_BYTES), before);
+	close(fd);
+	err = syscall(SYS_delete_module, "mod_faultaround", O_NONBLOCK) ?
+		errno : 0;
+	result(!err, "lockdown: unload", "%s", strerror(err));
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
+	bool named;	/* only when named on the command line */
 } tests[] = {
-	{ "ab", test_ab },
-	{ "errors", test_errors },
-	{ "mapping", test_mapping },
-	{ "handed", test_handed },
-	{ "exit", test_exit },
-	{ "stress", test_stress },
-	{ "unload", test_unload },
-	{ "adaptive", test_adaptive },
+	{ "ab", test_ab, false },
+	{ "errors", test_errors, false },
+	{ "mapping", test_mapping, false },
+	{ "handed", test_handed, false },
+	{ "listing", test_listing, false },
+	{ "exit", test_exit, false },
+	{ "stress", test_stress, false },
+	{ "unload", test_unload, false },
+	{ "failed", test_failed_set, false },
+	{ "adaptive", test_adaptive, false },
+	{ "lockdown", test_lockdown, true },
 };
 
 int main(int argc, char **argv)
@@ -1065,7 +1298,7 @@ int main(int argc, char **argv)
 			return 2;
 	}
 	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-		bool want = optind == argc;
+		bool want = optind == argc && !tests[i].named;
 
 		for (a = optind; a < argc; a++)
 			want |= !strcmp(argv[a], tests[i].name);
