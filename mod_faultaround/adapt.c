@@ -18,6 +18,7 @@
 #include <linux/mm.h>
 #include <linux/bitmap.h>
 #include <linux/hash.h>
+#include <linux/jiffies.h>
 #include <linux/percpu.h>
 #include <linux/log2.h>
 #include <linux/mutex.h>
@@ -32,14 +33,25 @@
 
 #include "faultaround.h"
 
-/* One mapping's state; the decision's part is struct fa_adapt_state. */
+/*
+ * One mapping's state; the decision's part is struct fa_adapt_state.
+ * Ordered by who writes it (lines of 64 bytes on 64-bit): the first line
+ * is what every lookup in the bucket reads, and a fault writes it only
+ * when its VMA moved; the task slots change when the tasks faulting do,
+ * or at a major fault; only the state and @seen are written by most
+ * faults, and @seen at most once a tick.
+ */
 struct fa_adapt {
 	struct hlist_node node;
 	const struct vm_area_struct *vma;	/* the key: compared only */
+	unsigned long start, end;		/* the VMA at its last fault */
 	struct pid *pid;			/* the process, for the listing */
 	char comm[TASK_COMM_LEN];
-	unsigned long start, end;		/* the VMA at its last fault */
 	struct rcu_head rcu;
+	/* A slot per faulting task, by hash: the task (compared only)... */
+	unsigned long task[1 << FA_ADAPT_TASK_BITS];
+	unsigned int majflt[1 << FA_ADAPT_TASK_BITS];	/* ...and its maj_flt */
+	unsigned long seen;			/* jiffies at the last fault */
 	struct fa_adapt_state s;		/* last: its bitmap follows */
 };
 
@@ -56,6 +68,8 @@ static atomic_t fa_adapt_nr = ATOMIC_INIT(0);
  * per CPU, as once the table is full every such fault counts.
  */
 static DEFINE_PER_CPU(unsigned long, fa_adapt_untracked);
+/* Idle mappings' state freed to make room for another's (per CPU too). */
+static DEFINE_PER_CPU(unsigned long, fa_adapt_evicted);
 static bool fa_adapt_on;
 /* Serializes switching the policy on and off. */
 static DEFINE_MUTEX(fa_adapt_lock);
@@ -226,7 +240,8 @@ static unsigned int fa_adapt_window(const struct fa_adapt_state *s,
 unsigned int fa_adapt_step(struct fa_adapt_state *s, unsigned long page,
 			   bool major, unsigned int ra_order)
 {
-	unsigned int bs = fa_adapt_block_shift(), order = READ_ONCE(s->order), win;
+	unsigned int bs = fa_adapt_block_shift(), was = READ_ONCE(s->order);
+	unsigned int order = was, win;
 	unsigned long last = READ_ONCE(s->last), first, end, b;
 	unsigned int hi = fa_adapt_max_order();
 	bool near;
@@ -277,7 +292,9 @@ unsigned int fa_adapt_step(struct fa_adapt_state *s, unsigned long page,
 		}
 	}
 	order = min(order, hi);
-	WRITE_ONCE(s->order, order);
+	/* Only what changed: other threads' faults read this line too. */
+	if (order != was)
+		WRITE_ONCE(s->order, order);
 	WRITE_ONCE(s->last, page + 1);
 	/*
 	 * Mark what is mapped: a reader in order faults next just after the
@@ -357,6 +374,67 @@ static void fa_adapt_unhash(struct fa_adapt *a)
 	call_rcu(&a->rcu, fa_adapt_free_rcu);
 }
 
+/* No fault of @a's mapping for FA_ADAPT_IDLE. */
+static bool fa_adapt_idle(const struct fa_adapt *a)
+{
+	return time_after(jiffies, READ_ONCE(a->seen) + FA_ADAPT_IDLE);
+}
+
+/*
+ * The table is full: free the state of a mapping that has been idle for
+ * FA_ADAPT_IDLE, from @head's bucket or the next ones (four buckets hold
+ * 16 mappings on average when full), so that mappings faulted once and
+ * left cannot keep the policy from everyone else's.  Lockless until one
+ * is found.  Return: whether one was freed.
+ */
+static bool fa_adapt_evict(struct hlist_head *head)
+{
+	unsigned int b = head - fa_adapt_hash, i;
+	struct hlist_head *h;
+	struct fa_adapt *a;
+	bool freed;
+
+	for (i = 0; i < FA_ADAPT_EVICT_BUCKETS; i++) {
+		h = &fa_adapt_hash[(b + i) % ARRAY_SIZE(fa_adapt_hash)];
+		hlist_for_each_entry_rcu(a, h, node)
+			if (fa_adapt_idle(a))
+				break;
+		if (!a)
+			continue;
+		freed = false;
+		spin_lock(fa_adapt_lock_of(h));
+		/* Again under the lock: it may be gone, or faulted since. */
+		hlist_for_each_entry(a, h, node) {
+			if (fa_adapt_idle(a)) {
+				fa_adapt_unhash(a);
+				freed = true;
+				break;
+			}
+		}
+		spin_unlock(fa_adapt_lock_of(h));
+		if (freed) {
+			this_cpu_inc(fa_adapt_evicted);
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * The task that a fault of current's is labelled with: a vfork child
+ * runs in its parent's mm until it execs, so it is the parent's.
+ */
+static struct task_struct *fa_adapt_owner(void)
+{
+	struct task_struct *parent;
+
+	if (!current->vfork_done)
+		return current;
+	parent = rcu_dereference(current->real_parent);
+	/* CLONE_PARENT: the parent is not the one whose mm this is. */
+	return READ_ONCE(parent->mm) == current->mm ? parent : current;
+}
+
 /*
  * @vma's state, new if it has none: NULL if the limit is reached or there
  * is no memory (the fault then keeps the global order).  No sleeping: the
@@ -366,12 +444,14 @@ static struct fa_adapt *fa_adapt_get(struct vm_area_struct *vma)
 {
 	struct hlist_head *head = fa_adapt_bucket(vma);
 	struct fa_adapt *a = fa_adapt_find(vma), *old;
+	struct task_struct *owner;
 	unsigned int shift;
 
 	if (a)
 		return a;
 	/* Read first: a full table must not cost every fault an atomic. */
-	if (atomic_read(&fa_adapt_nr) >= FA_ADAPT_MAX_MAPPINGS)
+	if (atomic_read(&fa_adapt_nr) >= FA_ADAPT_MAX_MAPPINGS &&
+	    !fa_adapt_evict(head))
 		goto full;
 	if (atomic_inc_return(&fa_adapt_nr) > FA_ADAPT_MAX_MAPPINGS)
 		goto untracked;
@@ -380,10 +460,15 @@ static struct fa_adapt *fa_adapt_get(struct vm_area_struct *vma)
 		    GFP_NOWAIT | __GFP_NOWARN);
 	if (!a)
 		goto untracked;
+	memset(a, 0, offsetof(struct fa_adapt, s));
 	a->vma = vma;
-	a->pid = get_pid(task_tgid(current));
+	a->start = vma->vm_start;
+	a->end = vma->vm_end;
+	owner = fa_adapt_owner();
+	a->pid = get_pid(task_tgid(owner));
 	/* Without task_lock(): a name changed meanwhile is only a label. */
-	strscpy(a->comm, current->comm, sizeof(a->comm));
+	strscpy(a->comm, owner->comm, sizeof(a->comm));
+	a->seen = jiffies;
 	fa_adapt_state_init(&a->s, shift, fa_adapt_min_order(vma_pages(vma)));
 	spin_lock(fa_adapt_lock_of(head));
 	/* Another thread's first fault of this VMA may have won. */
@@ -405,6 +490,31 @@ full:
 	return NULL;
 }
 
+/*
+ * Did current take a major fault since its last fault of @a's mapping?
+ * Then the mapping is read from disk.  A slot per task, by hash, so that
+ * threads faulting in turn each keep theirs (with one slot, v2 saw none
+ * of their major faults); written only when its task or that task's
+ * maj_flt changed.  Two tasks that share a slot see no major fault while
+ * they take turns, and a race between them may see one: the readahead
+ * cap is then applied early, never lifted too soon.
+ */
+static bool fa_adapt_major(struct fa_adapt *a)
+{
+	unsigned int i = hash_ptr(current, FA_ADAPT_TASK_BITS);
+	unsigned int maj = current->maj_flt;	/* a change is what counts */
+
+	if (READ_ONCE(a->task[i]) != (unsigned long)current) {
+		WRITE_ONCE(a->task[i], (unsigned long)current);
+		WRITE_ONCE(a->majflt[i], maj);
+		return false;
+	}
+	if (READ_ONCE(a->majflt[i]) == maj)
+		return false;
+	WRITE_ONCE(a->majflt[i], maj);
+	return true;
+}
+
 /**
  * fa_adapt_order - the adaptive policy's order for a fault
  * @vma: the VMA
@@ -418,8 +528,8 @@ full:
 unsigned int fa_adapt_order(struct vm_area_struct *vma, unsigned long address,
 			    unsigned int order)
 {
+	unsigned long now;
 	struct fa_adapt *a;
-	bool major;
 
 	if (!READ_ONCE(fa_adapt_on))
 		return order;
@@ -435,14 +545,15 @@ unsigned int fa_adapt_order(struct vm_area_struct *vma, unsigned long address,
 	a = fa_adapt_get(vma);
 	if (!a)
 		return order;
-	WRITE_ONCE(a->start, vma->vm_start);
-	WRITE_ONCE(a->end, vma->vm_end);
-	/* A major fault of this task since its last fault here: from disk. */
-	major = a->s.task == (unsigned long)current &&
-		current->maj_flt != a->s.majflt;
-	WRITE_ONCE(a->s.task, (unsigned long)current);
-	WRITE_ONCE(a->s.majflt, current->maj_flt);
-	return fa_adapt_step(&a->s, address >> PAGE_SHIFT, major,
+	/* Each only when it changed: see struct fa_adapt. */
+	if (READ_ONCE(a->start) != vma->vm_start)
+		WRITE_ONCE(a->start, vma->vm_start);
+	if (READ_ONCE(a->end) != vma->vm_end)
+		WRITE_ONCE(a->end, vma->vm_end);
+	now = jiffies;
+	if (READ_ONCE(a->seen) != now)	/* a tick's faults write it once */
+		WRITE_ONCE(a->seen, now);
+	return fa_adapt_step(&a->s, address >> PAGE_SHIFT, fa_adapt_major(a),
 			     fa_adapt_ra_order(vma->vm_file));
 }
 
@@ -563,15 +674,22 @@ void fa_adapt_show(struct seq_file *m)
 	rcu_read_unlock();
 }
 
-/* How many mappings are tracked, and the faults of untracked ones. */
-void fa_adapt_counts(unsigned int *tracked, unsigned long *untracked)
+/*
+ * How many mappings are tracked, the faults of untracked ones, and the
+ * idle mappings' state freed for others.
+ */
+void fa_adapt_counts(unsigned int *tracked, unsigned long *untracked,
+		     unsigned long *evicted)
 {
-	unsigned long sum = 0;
+	unsigned long sum = 0, ev = 0;
 	int cpu;
 
-	for_each_possible_cpu(cpu)
+	for_each_possible_cpu(cpu) {
 		sum += per_cpu(fa_adapt_untracked, cpu);
+		ev += per_cpu(fa_adapt_evicted, cpu);
+	}
 	*untracked = sum;
+	*evicted = ev;
 	*tracked = atomic_read(&fa_adapt_nr);
 }
 
@@ -579,6 +697,12 @@ void fa_adapt_counts(unsigned int *tracked, unsigned long *untracked)
 void fa_adapt_init(void)
 {
 	unsigned int i;
+
+	/* Lookups read one line that most faults do not write. */
+	BUILD_BUG_ON(offsetof(struct fa_adapt, end) / SMP_CACHE_BYTES !=
+		     offsetof(struct fa_adapt, node) / SMP_CACHE_BYTES);
+	BUILD_BUG_ON(offsetof(struct fa_adapt, seen) / SMP_CACHE_BYTES ==
+		     offsetof(struct fa_adapt, vma) / SMP_CACHE_BYTES);
 
 	for (i = 0; i < FA_ADAPT_LOCKS; i++)
 		spin_lock_init(&fa_adapt_locks[i]);

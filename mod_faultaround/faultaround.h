@@ -176,6 +176,9 @@ void fa_stats_read(struct fa_stats *s);
 
 /* adapt.c: the limits, documented in Documentation/adaptive.rst */
 #define FA_ADAPT_MAX_MAPPINGS	4096	/* tracked at once; more keep the global order */
+#define FA_ADAPT_IDLE		HZ	/* no fault for that long: freed for another when full */
+#define FA_ADAPT_EVICT_BUCKETS	4	/* buckets searched for an idle mapping */
+#define FA_ADAPT_TASK_BITS	2	/* 4 task slots per mapping, for major faults */
 #define FA_ADAPT_MAX_BITS	4096	/* a mapping's bitmap: 512 bytes at most */
 #define FA_ADAPT_HASH_BITS	10	/* 1024 buckets of mappings */
 #define FA_ADAPT_LOCKS		64	/* locks for their insertions and removals */
@@ -194,7 +197,6 @@ struct fa_adapt_state {
 	unsigned int order, shift;
 	unsigned int min_order;		/* the least a fault uses: fa_adapt_min_order() */
 	bool cold;			/* a major fault seen: readahead's pace */
-	unsigned long task, majflt;	/* the last faulting task (compared only), its maj_flt */
 	unsigned long hits, misses, unfilled, revisits;
 	unsigned long blocks[];
 };
@@ -214,7 +216,8 @@ void fa_adapt_vma_free(struct vm_area_struct *vma);
 int fa_adapt_set(bool on, const char **why);
 bool fa_adapt_enabled(void);
 void fa_adapt_show(struct seq_file *m);
-void fa_adapt_counts(unsigned int *tracked, unsigned long *untracked);
+void fa_adapt_counts(unsigned int *tracked, unsigned long *untracked,
+		     unsigned long *evicted);
 void fa_adapt_init(void);
 void fa_adapt_exit(void);
 

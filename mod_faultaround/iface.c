@@ -308,7 +308,7 @@ static int fa_vm_read(unsigned long val[2])
 
 static int fa_stats_show(struct seq_file *m, void *v)
 {
-	unsigned long vm[2], untracked;
+	unsigned long vm[2], untracked, evicted;
 	unsigned int tracked;
 	struct fa_stats st;
 	unsigned int o;
@@ -326,9 +326,9 @@ static int fa_stats_show(struct seq_file *m, void *v)
 		seq_printf(m, "fault_around %lu\nfault_around_mapped %lu\n",
 			   vm[0] - fa_vm_base[0], vm[1] - fa_vm_base[1]);
 	mutex_unlock(&fa_base_lock);
-	fa_adapt_counts(&tracked, &untracked);
-	seq_printf(m, "adaptive_mappings %u\nadaptive_limit %u\nadaptive_untracked %lu\n",
-		   tracked, FA_ADAPT_MAX_MAPPINGS, untracked);
+	fa_adapt_counts(&tracked, &untracked, &evicted);
+	seq_printf(m, "adaptive_mappings %u\nadaptive_limit %u\nadaptive_untracked %lu\nadaptive_evicted %lu\n",
+		   tracked, FA_ADAPT_MAX_MAPPINGS, untracked, evicted);
 	return 0;
 }
 

@@ -18,6 +18,7 @@
 #include <linux/capability.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -886,6 +887,54 @@ static int adaptive_lines_of(pid_t pid)
 	return n;
 }
 
+/* A vfork child that reads @pages pages at @p; its pid. */
+static pid_t vfork_read(const char *p, size_t pages)
+{
+	pid_t pid = vfork();
+
+	if (!pid) {
+		read_pages(p, pages);
+		_exit(0);
+	}
+	return pid;
+}
+
+/*
+ * A child that maps and faults @n one-page mappings of @fd, then sleeps
+ * until killed; its pid, and in @done how many it mapped.
+ */
+static pid_t hog(int fd, long n, long *done)
+{
+	int pipefd[2];
+	pid_t pid;
+	char *m;
+	long i;
+
+	*done = -1;
+	if (pipe(pipefd))
+		return -1;
+	pid = fork();
+	if (!pid) {
+		for (i = 0; i < n; i++) {
+			/* Pages 0, 2, 4...: never adjacent, so never merged. */
+			m = mmap(NULL, page_size, PROT_READ, MAP_SHARED, fd,
+				 2 * i * page_size);
+			if (m == MAP_FAILED)
+				break;
+			read_pages(m, 1);
+		}
+		if (write(pipefd[1], &i, sizeof(i)) != sizeof(i))
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	if (pid > 0 && read(pipefd[0], done, sizeof(*done)) != sizeof(*done))
+		*done = -1;
+	close(pipefd[0]);
+	close(pipefd[1]);
+	return pid;
+}
+
 /* Switches, each a write of "adaptive" or "off"; off waits for RCU. */
 #define FLIPS	40
 
@@ -914,7 +963,7 @@ static void test_adaptive(void)
 	unsigned int amax = max_order > 3 ? max_order - 3 : 0;
 	int fd = make_file("/tmp/fa-adaptive", NPAGES), pipefd[2], go[2], err;
 	char *p = map_aligned(fd, NPAGES * page_size), *q, c, **many;
-	long faults, limit, before, untracked, many_n, i, n;
+	long faults, limit, before, untracked, evicted, many_n, i, n;
 	struct stress st = { 0 };
 	struct flipper fl = { 0 };
 	pthread_t t[3];
@@ -982,6 +1031,7 @@ static void test_adaptive(void)
 	limit = stat_of("adaptive_limit");
 	before = stat_of("adaptive_mappings");
 	untracked = stat_of("adaptive_untracked");
+	evicted = stat_of("adaptive_evicted");
 	many_n = limit + 100;
 	many = calloc(many_n, sizeof(*many));
 	close(fd);
@@ -995,10 +1045,13 @@ static void test_adaptive(void)
 		read_pages(many[i], 1);
 	}
 	n = stat_of("adaptive_mappings");
+	/* A slow loop's first mappings may go idle and be freed for later ones. */
+	untracked = stat_of("adaptive_untracked") - untracked +
+		    stat_of("adaptive_evicted") - evicted;
 	result(limit > 0 && i == many_n && n == limit &&
-	       stat_of("adaptive_untracked") - untracked >= many_n - limit + before,
-	       "adaptive state bounded", "%ld mapped, %ld tracked (limit %ld, %ld before), %ld untracked more",
-	       i, n, limit, before, stat_of("adaptive_untracked") - untracked);
+	       untracked >= many_n - limit + before,
+	       "adaptive state bounded", "%ld mapped, %ld tracked (limit %ld, %ld before), %ld untracked or freed more",
+	       i, n, limit, before, untracked);
 	many_n = i;
 	for (i = 0; i < many_n; i++)
 		munmap(many[i], page_size);
@@ -1010,6 +1063,43 @@ static void test_adaptive(void)
 	       "%ld of them still listed, %ld tracked (%ld before)", n,
 	       stat_of("adaptive_mappings"), before);
 	free(many);
+
+	/*
+	 * Another process fills the table and sleeps: once its mappings are
+	 * idle (a second: FA_ADAPT_IDLE), a new mapping here still gets state.
+	 */
+	pid = hog(fd, limit, &many_n);
+	n = stat_of("adaptive_mappings");
+	evicted = stat_of("adaptive_evicted");
+	usleep(1500000);
+	q = map_aligned(fd, NPAGES * page_size);
+	if (q)
+		read_pages(q, NPAGES);
+	result(many_n == limit && n == limit && q && adaptive_line(getpid(), q) &&
+	       stat_of("adaptive_evicted") > evicted &&
+	       adaptive_lines_of(pid) < limit,
+	       "adaptive: another process's idle mappings leave room",
+	       "%ld mapped by pid %d, %ld tracked, %ld freed, %s here, %d of its listed",
+	       many_n, pid, n, stat_of("adaptive_evicted") - evicted,
+	       q && adaptive_line(getpid(), q) ? "listed" : "none",
+	       adaptive_lines_of(pid));
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+	munmap(q, NPAGES * page_size);
+
+	/* A vfork child runs in this mm: its faults are labelled with this pid. */
+	q = map_aligned(fd, NPAGES * page_size);
+	pid = q ? vfork_read(q, 16) : -1;
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	line = q ? adaptive_line(getpid(), q) : NULL;
+	result(pid > 0 && line && !adaptive_lines_of(pid),
+	       "adaptive: a vfork child's faults are its parent's",
+	       "pid %d, line '%s', %d lines of the child", pid,
+	       line ? line : "(none)", pid > 0 ? adaptive_lines_of(pid) : 0);
+	munmap(q, NPAGES * page_size);
 
 	/* Switching while two threads fault; then off frees everything. */
 	st.p = map_aligned(fd, NPAGES * page_size);
