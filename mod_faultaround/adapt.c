@@ -25,6 +25,7 @@
 #include <linux/pid.h>
 #include <linux/rculist.h>
 #include <linux/sched.h>
+#include <linux/sched/mm.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -35,11 +36,12 @@
 
 /*
  * One mapping's state; the decision's part is struct fa_adapt_state.
- * Ordered by who writes it (lines of 64 bytes on 64-bit): the first line
- * is what every lookup in the bucket reads, and a fault writes it only
- * when its VMA moved; the task slots change when the tasks faulting do,
- * or at a major fault; only the state and @seen are written by most
- * faults, and @seen at most once a tick.
+ * Ordered by who writes it, for 64-bit and 64-byte lines (x86_64, arm64;
+ * fa_adapt_init() checks it): the first line is what every lookup in the
+ * bucket reads, and a fault writes it only when its VMA moved; the task
+ * slots change when the tasks faulting do, or at a major fault; only the
+ * state and @seen are written by most faults, and @seen at most once a
+ * tick.
  */
 struct fa_adapt {
 	struct hlist_node node;
@@ -49,8 +51,8 @@ struct fa_adapt {
 	char comm[TASK_COMM_LEN];
 	struct rcu_head rcu;
 	/* A slot per faulting task, by hash: the task (compared only)... */
-	unsigned long task[1 << FA_ADAPT_TASK_BITS];
-	unsigned int majflt[1 << FA_ADAPT_TASK_BITS];	/* ...and its maj_flt */
+	unsigned long task[FA_ADAPT_TASKS];
+	unsigned int majflt[FA_ADAPT_TASKS];	/* ...and its maj_flt */
 	unsigned long seen;			/* jiffies at the last fault */
 	struct fa_adapt_state s;		/* last: its bitmap follows */
 };
@@ -70,6 +72,12 @@ static atomic_t fa_adapt_nr = ATOMIC_INIT(0);
 static DEFINE_PER_CPU(unsigned long, fa_adapt_untracked);
 /* Idle mappings' state freed to make room for another's (per CPU too). */
 static DEFINE_PER_CPU(unsigned long, fa_adapt_evicted);
+/*
+ * By bucket: no mapping in it or the next ones is idle before this time,
+ * as the last search found; until then a full table turns a new mapping
+ * away without searching.
+ */
+static unsigned long fa_adapt_idle_at[1 << FA_ADAPT_HASH_BITS];
 static bool fa_adapt_on;
 /* Serializes switching the policy on and off. */
 static DEFINE_MUTEX(fa_adapt_lock);
@@ -374,31 +382,51 @@ static void fa_adapt_unhash(struct fa_adapt *a)
 	call_rcu(&a->rcu, fa_adapt_free_rcu);
 }
 
-/* No fault of @a's mapping for FA_ADAPT_IDLE. */
+/*
+ * No fault of @a's mapping for FA_ADAPT_IDLE.  Out of the range, not
+ * time_after(): with 32-bit jiffies, state idle for 2^31 ticks (25 days
+ * at HZ=1000) would look young again.
+ */
 static bool fa_adapt_idle(const struct fa_adapt *a)
 {
-	return time_after(jiffies, READ_ONCE(a->seen) + FA_ADAPT_IDLE);
+	unsigned long seen = READ_ONCE(a->seen);
+
+	return !time_in_range(jiffies, seen, seen + FA_ADAPT_IDLE);
+}
+
+/* Did the last search from @b find nothing that is idle by now? */
+static bool fa_adapt_none_idle(unsigned int b)
+{
+	unsigned long at = READ_ONCE(fa_adapt_idle_at[b]);
+
+	/* A range again: a hint older than 2^31 ticks must not hold. */
+	return time_in_range_open(jiffies, at - FA_ADAPT_IDLE - 1, at);
 }
 
 /*
  * The table is full: free the state of a mapping that has been idle for
- * FA_ADAPT_IDLE, from @head's bucket or the next ones (four buckets hold
- * 16 mappings on average when full), so that mappings faulted once and
- * left cannot keep the policy from everyone else's.  Lockless until one
- * is found.  Return: whether one was freed.
+ * FA_ADAPT_IDLE, from bucket @b or the next ones (four buckets hold 16
+ * mappings on average when full), so that mappings faulted once and left
+ * cannot keep the policy from everyone else's.  Lockless until one is
+ * found; a search that finds none leaves the time the first of them
+ * goes idle in fa_adapt_idle_at[@b].  Return: whether one was freed.
  */
-static bool fa_adapt_evict(struct hlist_head *head)
+static bool fa_adapt_evict(unsigned int b)
 {
-	unsigned int b = head - fa_adapt_hash, i;
+	unsigned long at = jiffies + FA_ADAPT_IDLE + 1;
 	struct hlist_head *h;
 	struct fa_adapt *a;
+	unsigned int i;
 	bool freed;
 
 	for (i = 0; i < FA_ADAPT_EVICT_BUCKETS; i++) {
 		h = &fa_adapt_hash[(b + i) % ARRAY_SIZE(fa_adapt_hash)];
-		hlist_for_each_entry_rcu(a, h, node)
+		hlist_for_each_entry_rcu(a, h, node) {
 			if (fa_adapt_idle(a))
 				break;
+			if (time_before(READ_ONCE(a->seen) + FA_ADAPT_IDLE + 1, at))
+				at = READ_ONCE(a->seen) + FA_ADAPT_IDLE + 1;
+		}
 		if (!a)
 			continue;
 		freed = false;
@@ -417,22 +445,19 @@ static bool fa_adapt_evict(struct hlist_head *head)
 			return true;
 		}
 	}
+	WRITE_ONCE(fa_adapt_idle_at[b], at);
 	return false;
 }
 
 /*
  * The task that a fault of current's is labelled with: a vfork child
- * runs in its parent's mm until it execs, so it is the parent's.
+ * runs in its parent's mm until it execs, so it is the parent's, unless
+ * the parent is not in this mm (CLONE_PARENT, or it exited).
  */
 static struct task_struct *fa_adapt_owner(void)
 {
-	struct task_struct *parent;
-
-	if (!current->vfork_done)
-		return current;
-	parent = rcu_dereference(current->real_parent);
-	/* CLONE_PARENT: the parent is not the one whose mm this is. */
-	return READ_ONCE(parent->mm) == current->mm ? parent : current;
+	return in_vfork(current) ? rcu_dereference(current->real_parent) :
+				   current;
 }
 
 /*
@@ -449,25 +474,36 @@ static struct fa_adapt *fa_adapt_get(struct vm_area_struct *vma)
 
 	if (a)
 		return a;
-	/* Read first: a full table must not cost every fault an atomic. */
+	/*
+	 * Read first: a full table with nothing idle near this bucket must
+	 * not cost a fault an atomic or an allocation.
+	 */
 	if (atomic_read(&fa_adapt_nr) >= FA_ADAPT_MAX_MAPPINGS &&
-	    !fa_adapt_evict(head))
+	    fa_adapt_none_idle(head - fa_adapt_hash))
 		goto full;
-	if (atomic_inc_return(&fa_adapt_nr) > FA_ADAPT_MAX_MAPPINGS)
-		goto untracked;
 	shift = fa_adapt_bitmap_shift(vma_pages(vma));
 	a = kmalloc(struct_size(a, s.blocks, BITS_TO_LONGS(1U << shift)),
 		    GFP_NOWAIT | __GFP_NOWARN);
 	if (!a)
-		goto untracked;
+		goto full;
+	/*
+	 * Room is made only for state that exists: the one freed leaves
+	 * the count where this one's increment took it from.
+	 */
+	if (atomic_inc_return(&fa_adapt_nr) > FA_ADAPT_MAX_MAPPINGS &&
+	    !fa_adapt_evict(head - fa_adapt_hash)) {
+		atomic_dec(&fa_adapt_nr);
+		kfree(a);
+		goto full;
+	}
 	memset(a, 0, offsetof(struct fa_adapt, s));
 	a->vma = vma;
 	a->start = vma->vm_start;
 	a->end = vma->vm_end;
 	owner = fa_adapt_owner();
-	a->pid = get_pid(task_tgid(owner));
-	/* Without task_lock(): a name changed meanwhile is only a label. */
-	strscpy(a->comm, owner->comm, sizeof(a->comm));
+	/* NULL if it is exiting: the state is then not listed. */
+	a->pid = get_task_pid(owner, PIDTYPE_TGID);
+	get_task_comm(a->comm, owner);
 	a->seen = jiffies;
 	fa_adapt_state_init(&a->s, shift, fa_adapt_min_order(vma_pages(vma)));
 	spin_lock(fa_adapt_lock_of(head));
@@ -483,37 +519,53 @@ static struct fa_adapt *fa_adapt_get(struct vm_area_struct *vma)
 		return old;
 	}
 	return a;
-untracked:
-	atomic_dec(&fa_adapt_nr);
 full:
 	this_cpu_inc(fa_adapt_untracked);
 	return NULL;
 }
 
-/*
- * Did current take a major fault since its last fault of @a's mapping?
- * Then the mapping is read from disk.  A slot per task, by hash, so that
- * threads faulting in turn each keep theirs (with one slot, v2 saw none
- * of their major faults); written only when its task or that task's
- * maj_flt changed.  Two tasks that share a slot see no major fault while
- * they take turns, and a race between them may see one: the readahead
- * cap is then applied early, never lifted too soon.
+/**
+ * fa_adapt_task_major - a major fault of this task since its last here?
+ * @task: a mapping's FA_ADAPT_TASKS task slots (compared only)
+ * @majflt: their tasks' maj_flt at their last fault
+ * @me: the faulting task
+ * @maj: its maj_flt now (a change is what counts: 32 bits will do)
+ *
+ * Then the mapping is read from disk.  A slot per task, so that threads
+ * faulting in turn each keep theirs (v2 kept one, and saw none of their
+ * major faults); written only when its task or that task's maj_flt
+ * changed.  A task without a slot takes a free one, else the one its
+ * hash picks: up to FA_ADAPT_TASKS tasks are told exactly; beyond, tasks
+ * that take each other's slot see no major fault while they alternate,
+ * and a race between two of them may see one, which applies the cap
+ * early.
+ *
+ * Return: whether @me's maj_flt changed since its slot was written.
  */
-static bool fa_adapt_major(struct fa_adapt *a)
+bool fa_adapt_task_major(unsigned long *task, unsigned int *majflt,
+			 unsigned long me, unsigned int maj)
 {
-	unsigned int i = hash_ptr(current, FA_ADAPT_TASK_BITS);
-	unsigned int maj = current->maj_flt;	/* a change is what counts */
+	unsigned int i, slot = hash_long(me, FA_ADAPT_TASK_BITS);
 
-	if (READ_ONCE(a->task[i]) != (unsigned long)current) {
-		WRITE_ONCE(a->task[i], (unsigned long)current);
-		WRITE_ONCE(a->majflt[i], maj);
-		return false;
+	for (i = 0; i < FA_ADAPT_TASKS; i++) {
+		if (READ_ONCE(task[i]) != me)
+			continue;
+		if (READ_ONCE(majflt[i]) == maj)
+			return false;
+		WRITE_ONCE(majflt[i], maj);
+		return true;
 	}
-	if (READ_ONCE(a->majflt[i]) == maj)
-		return false;
-	WRITE_ONCE(a->majflt[i], maj);
-	return true;
+	for (i = 0; i < FA_ADAPT_TASKS; i++) {
+		if (!READ_ONCE(task[i])) {
+			slot = i;
+			break;
+		}
+	}
+	WRITE_ONCE(task[slot], me);
+	WRITE_ONCE(majflt[slot], maj);
+	return false;
 }
+EXPORT_SYMBOL_IF_KUNIT(fa_adapt_task_major);
 
 /**
  * fa_adapt_order - the adaptive policy's order for a fault
@@ -530,6 +582,7 @@ unsigned int fa_adapt_order(struct vm_area_struct *vma, unsigned long address,
 {
 	unsigned long now;
 	struct fa_adapt *a;
+	bool major;
 
 	if (!READ_ONCE(fa_adapt_on))
 		return order;
@@ -553,7 +606,9 @@ unsigned int fa_adapt_order(struct vm_area_struct *vma, unsigned long address,
 	now = jiffies;
 	if (READ_ONCE(a->seen) != now)	/* a tick's faults write it once */
 		WRITE_ONCE(a->seen, now);
-	return fa_adapt_step(&a->s, address >> PAGE_SHIFT, fa_adapt_major(a),
+	major = fa_adapt_task_major(a->task, a->majflt, (unsigned long)current,
+				    current->maj_flt);
+	return fa_adapt_step(&a->s, address >> PAGE_SHIFT, major,
 			     fa_adapt_ra_order(vma->vm_file));
 }
 
@@ -698,11 +753,16 @@ void fa_adapt_init(void)
 {
 	unsigned int i;
 
-	/* Lookups read one line that most faults do not write. */
-	BUILD_BUG_ON(offsetof(struct fa_adapt, end) / SMP_CACHE_BYTES !=
-		     offsetof(struct fa_adapt, node) / SMP_CACHE_BYTES);
-	BUILD_BUG_ON(offsetof(struct fa_adapt, seen) / SMP_CACHE_BYTES ==
-		     offsetof(struct fa_adapt, vma) / SMP_CACHE_BYTES);
+	/*
+	 * Lookups read one line that faults write only when the VMA moved:
+	 * the layout struct fa_adapt is written for.
+	 */
+	if (IS_ENABLED(CONFIG_64BIT) && SMP_CACHE_BYTES == 64) {
+		BUILD_BUG_ON((offsetofend(struct fa_adapt, comm) - 1) / 64 !=
+			     offsetof(struct fa_adapt, node) / 64);
+		BUILD_BUG_ON(offsetof(struct fa_adapt, task) / 64 ==
+			     offsetof(struct fa_adapt, node) / 64);
+	}
 
 	for (i = 0; i < FA_ADAPT_LOCKS; i++)
 		spin_lock_init(&fa_adapt_locks[i]);

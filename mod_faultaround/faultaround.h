@@ -178,7 +178,8 @@ void fa_stats_read(struct fa_stats *s);
 #define FA_ADAPT_MAX_MAPPINGS	4096	/* tracked at once; more keep the global order */
 #define FA_ADAPT_IDLE		HZ	/* no fault for that long: freed for another when full */
 #define FA_ADAPT_EVICT_BUCKETS	4	/* buckets searched for an idle mapping */
-#define FA_ADAPT_TASK_BITS	2	/* 4 task slots per mapping, for major faults */
+#define FA_ADAPT_TASK_BITS	2
+#define FA_ADAPT_TASKS		BIT(FA_ADAPT_TASK_BITS)	/* slots for major faults */
 #define FA_ADAPT_MAX_BITS	4096	/* a mapping's bitmap: 512 bytes at most */
 #define FA_ADAPT_HASH_BITS	10	/* 1024 buckets of mappings */
 #define FA_ADAPT_LOCKS		64	/* locks for their insertions and removals */
@@ -210,6 +211,8 @@ void fa_adapt_state_init(struct fa_adapt_state *s, unsigned int shift,
 unsigned int fa_adapt_step(struct fa_adapt_state *s, unsigned long page,
 			   bool major, unsigned int ra_order);
 unsigned int fa_adapt_ra_order(const struct file *file);
+bool fa_adapt_task_major(unsigned long *task, unsigned int *majflt,
+			 unsigned long me, unsigned int maj);
 unsigned int fa_adapt_order(struct vm_area_struct *vma, unsigned long address,
 			    unsigned int order);
 void fa_adapt_vma_free(struct vm_area_struct *vma);

@@ -327,8 +327,10 @@ static int fa_stats_show(struct seq_file *m, void *v)
 			   vm[0] - fa_vm_base[0], vm[1] - fa_vm_base[1]);
 	mutex_unlock(&fa_base_lock);
 	fa_adapt_counts(&tracked, &untracked, &evicted);
-	seq_printf(m, "adaptive_mappings %u\nadaptive_limit %u\nadaptive_untracked %lu\nadaptive_evicted %lu\n",
-		   tracked, FA_ADAPT_MAX_MAPPINGS, untracked, evicted);
+	seq_printf(m, "adaptive_mappings %u\n", tracked);
+	seq_printf(m, "adaptive_limit %u\n", FA_ADAPT_MAX_MAPPINGS);
+	seq_printf(m, "adaptive_untracked %lu\n", untracked);
+	seq_printf(m, "adaptive_evicted %lu\n", evicted);
 	return 0;
 }
 

@@ -849,6 +849,50 @@ static void adapt_bitmap_bounds(struct kunit *test)
 			FA_ADAPT_MAX_BITS);
 }
 
+/*
+ * Tasks faulting one mapping in turn, each taking a major fault now and
+ * then: up to FA_ADAPT_TASKS of them, each is told of its own major
+ * faults exactly (v2 kept one task, and told two alternating threads of
+ * none); with more, never of a major fault it did not take.
+ */
+static void adapt_task_major(struct kunit *test)
+{
+	unsigned long task[FA_ADAPT_TASKS] = { 0 }, me;
+	unsigned int majflt[FA_ADAPT_TASKS] = { 0 }, maj[FA_ADAPT_TASKS + 1] = { 0 };
+	unsigned int last[FA_ADAPT_TASKS + 1], n, t, round, told, wrong;
+	struct rnd_state rnd;
+	bool got, took, changed;
+
+	prandom_seed_state(&rnd, 7);
+	for (n = 1; n <= FA_ADAPT_TASKS + 1; n++) {
+		memset(task, 0, sizeof(task));
+		told = 0;
+		wrong = 0;
+		for (t = 0; t < n; t++)
+			last[t] = UINT_MAX;	/* not seen yet */
+		for (round = 0; round < 64; round++) {
+			for (t = 0; t < n; t++) {
+				/* Distinct, as task_struct pointers are. */
+				me = 0x1000UL * (t + 1);
+				took = prandom_u32_state(&rnd) % 4 == 0;
+				maj[t] += took;
+				got = fa_adapt_task_major(task, majflt, me, maj[t]);
+				changed = last[t] != maj[t];
+				if (got && !changed)
+					wrong++;
+				if (n <= FA_ADAPT_TASKS && last[t] != UINT_MAX &&
+				    got != changed)
+					wrong++;
+				told += got;
+				last[t] = maj[t];
+			}
+		}
+		KUNIT_EXPECT_EQ_MSG(test, wrong, 0, "%u tasks", n);
+		if (n <= FA_ADAPT_TASKS)
+			KUNIT_EXPECT_GT_MSG(test, told, 0, "%u tasks", n);
+	}
+}
+
 static struct kunit_case faultaround_cases[] = {
 	KUNIT_CASE(parse_rules),
 	KUNIT_CASE(parse_limits),
@@ -871,6 +915,7 @@ static struct kunit_case faultaround_cases[] = {
 	KUNIT_CASE(adapt_small_far),
 	KUNIT_CASE(adapt_small_sequential),
 	KUNIT_CASE(adapt_bitmap_bounds),
+	KUNIT_CASE(adapt_task_major),
 	{}
 };
 
