@@ -3,9 +3,10 @@
 # Usage: run-checks.sh <make target>...
 # Run each check (a make target), keep going after a failure, log each one
 # under build/logs/, and end with a summary: each check's verdict, then
-# the fault_around KUnit suite's and kselftest's PASS/FAIL lines and the
-# boot parameter and module load boots' verdicts from the logs, each
-# naming its target, then "N passed, N failed".
+# from the logs, each line naming its target: the fault_around KUnit
+# suite's and kselftest's PASS/FAIL lines, the sysctl's (in the main
+# boot, at boot with sysctl.vm.fault_around_bytes=, with debugfs closed)
+# and the module load boots' verdicts; then "N passed, N failed".
 . "$(dirname "$0")/lib.sh"
 
 logs=$BUILD/logs
@@ -24,9 +25,22 @@ done
 echo
 echo "== summary"
 printf '%s\n' "${summary[@]}"
+# The sysctl in a main boot (fa-test's valid and invalid vm.* cases), as
+# one line: set and read back, bad values refused with the value kept.
+sysctl_summary() {
+	local pass fail
+	pass=$(grep -cE '^PASS (valid|invalid vm\.)' "$1") || true
+	fail=$(grep -cE '^FAIL (valid|invalid vm\.)' "$1") || true
+	[ $((pass + fail)) -gt 0 ] || return 0
+	echo "$([ "$fail" = 0 ] && echo PASS || echo FAIL) vm.fault_around_bytes:" \
+		"$pass of $((pass + fail)) checks (set and read back beside" \
+		"debugfs; bad values refused, the value kept)"
+}
 for t in "$@"; do
-	grep -hE '^(PASS|FAIL) (kunit|kselftest) fault_around|^boot-.*-(param|modload)-.*: (PASS|FAIL)' "$logs/$t.log" |
-		sed "s/^/$t: /" || true
+	{
+		grep -hE '^(PASS|FAIL) (kunit|kselftest) fault_around|^boot-[^ ]*-modload-[^ ]*: (PASS|FAIL)|^(PASS|FAIL) sysctl\.vm\.fault_around_bytes=[^ ]*:|^(PASS|FAIL) vm\.fault_around_bytes with debugfs closed' "$logs/$t.log" || true
+		sysctl_summary "$logs/$t.log"
+	} | sed "s/^/$t: /"
 done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
