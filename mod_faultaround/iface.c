@@ -229,37 +229,32 @@ static int fa_check_list(const struct file *file)
 			 "a listing needs CAP_SYS_PTRACE, by the opener and the caller");
 }
 
+/* The data the listings are created with: their reads take its rule. */
+static char fa_listing;
+
 /*
  * Every read and seek is checked, not only the read that fills
  * seq_file's buffer: a descriptor handed over after a short read must
  * not read the rest, nor make seq_lseek() show the file again.
  */
+static int fa_check_read(const struct file *file)
+{
+	if (file_inode(file)->i_private == &fa_listing)
+		return fa_check_list(file);
+	return fa_check_admin(file);
+}
+
 static ssize_t fa_read(struct file *file, char __user *buf, size_t len,
 		       loff_t *ppos)
 {
-	int err = fa_check_admin(file);
+	int err = fa_check_read(file);
 
 	return err ? err : seq_read(file, buf, len, ppos);
 }
 
 static loff_t fa_llseek(struct file *file, loff_t off, int whence)
 {
-	int err = fa_check_admin(file);
-
-	return err ? err : seq_lseek(file, off, whence);
-}
-
-static ssize_t fa_list_read(struct file *file, char __user *buf, size_t len,
-			    loff_t *ppos)
-{
-	int err = fa_check_list(file);
-
-	return err ? err : seq_read(file, buf, len, ppos);
-}
-
-static loff_t fa_list_llseek(struct file *file, loff_t off, int whence)
-{
-	int err = fa_check_list(file);
+	int err = fa_check_read(file);
 
 	return err ? err : seq_lseek(file, off, whence);
 }
@@ -278,9 +273,9 @@ static int fa_vma_open(struct inode *inode, struct file *file)
 static const struct file_operations fa_vma_fops = {
 	.owner = THIS_MODULE,
 	.open = fa_vma_open,
-	.read = fa_list_read,
+	.read = fa_read,
 	.write = fa_vma_write,
-	.llseek = fa_list_llseek,
+	.llseek = fa_llseek,
 	.release = single_release,
 };
 
@@ -437,8 +432,8 @@ static int fa_adaptive_open(struct inode *inode, struct file *file)
 static const struct file_operations fa_adaptive_fops = {
 	.owner = THIS_MODULE,
 	.open = fa_adaptive_open,
-	.read = fa_list_read,
-	.llseek = fa_list_llseek,
+	.read = fa_read,
+	.llseek = fa_llseek,
 	.release = single_release,
 };
 
@@ -497,10 +492,11 @@ int fa_iface_init(void)
 	if (IS_ERR(fa_dir))
 		return PTR_ERR(fa_dir);
 	debugfs_create_file("order", 0600, fa_dir, NULL, &fa_order_fops);
-	debugfs_create_file("vma", 0600, fa_dir, NULL, &fa_vma_fops);
+	debugfs_create_file("vma", 0600, fa_dir, &fa_listing, &fa_vma_fops);
 	debugfs_create_file("stats", 0600, fa_dir, NULL, &fa_stats_fops);
 	debugfs_create_file("policy", 0600, fa_dir, NULL, &fa_policy_fops);
-	debugfs_create_file("adaptive", 0400, fa_dir, NULL, &fa_adaptive_fops);
+	debugfs_create_file("adaptive", 0400, fa_dir, &fa_listing,
+			    &fa_adaptive_fops);
 	return 0;
 }
 
