@@ -12,7 +12,8 @@ BOOT := boot-normal boot-debug boot-arm64-64k
 TESTS := accel-test bench-stats kunit $(CHECKS) upstream $(BOOT) bench-quick
 
 .PHONY: help deps tree series send upstream kunit check test kernel \
-	module boot-test bench bench-quick accel-test bench-stats clean $(CHECKS) $(BOOT)
+	module boot-test boot-kcsan bench bench-quick accel-test bench-stats clean \
+	$(CHECKS) $(BOOT)
 .NOTPARALLEL:
 
 help:
@@ -80,6 +81,10 @@ boot-test: $(BOOT)
 
 $(BOOT): tree
 	@$(S)/boot-test.sh $(@:boot-%=%)
+
+# KCSAN (it excludes KASAN): not in make test, see Documentation/boot-lab.rst.
+boot-kcsan: tree
+	@$(S)/boot-test.sh kcsan
 
 # The main job: the fault-around sweep under QEMU (see README for knobs).
 bench: tree

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Usage: kernel.sh normal|debug|release|base|release-kunit-m|base-kunit-m|release-p<N>|<guest>
+# Usage: kernel.sh normal|debug|kcsan|release|base|release-kunit-m|base-kunit-m|release-p<N>|<guest>
 # Build a boot lab kernel in build/out/qemu-<variant>: allnoconfig +
 # Kconfig.snippets fragments; print the path of its image.  The named
 # variants are x86_64 (bzImage and modules); a <guest> of lib.sh's
@@ -16,7 +16,7 @@
 . "$(dirname "$0")/lib.sh"
 require_tree
 
-variant=${1:?usage: kernel.sh normal|debug|release|base|release-kunit-m|base-kunit-m|release-p<N>|<guest>}
+variant=${1:?usage: kernel.sh normal|debug|kcsan|release|base|release-kunit-m|base-kunit-m|release-p<N>|<guest>}
 guest=$(guest_of "$variant")
 src=$TREE
 arch=$(guest_field "$guest" 1) cross=$(guest_field "$guest" 2) image=$(guest_field "$guest" 3)
@@ -28,6 +28,7 @@ frags=("$TOP/Kconfig.snippets/qemu.config" "$TOP/Kconfig.snippets/qemu-$arch.con
 case $variant in
 normal|"$guest") ;;
 debug)	frags+=("$TOP/Kconfig.snippets/qemu-debug.config") ;;
+kcsan)	frags+=("$TOP/Kconfig.snippets/qemu-kcsan.config") ;;
 release|base|release-p[0-9]*) frags+=("$TOP/Kconfig.snippets/release.config") ;;
 release-kunit-m|base-kunit-m) frags+=("$TOP/Kconfig.snippets/kunit-m.config") ;;
 *)	die "unknown variant $variant" ;;
