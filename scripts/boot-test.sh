@@ -85,7 +85,10 @@ if [ "$variant" = kcsan ]; then
 	ours=$(grep -c '^ours ' <<< "$reports" || true)
 	other=$(grep -c '^other ' <<< "$reports" || true)
 	[ -z "$reports" ] || sed 's/^/  KCSAN: /' <<< "$reports"
-	if [ "$ours" -gt 0 ]; then
+	if ! grep -q 'kcsan: selftest: \([0-9][0-9]*\)/\1 tests passed' "$BUILD/boot/boot-kcsan.console.log"; then
+		echo "boot-kcsan: FAIL KCSAN: its selftest did not pass at boot: KCSAN did not run"
+		fail=1
+	elif [ "$ours" -gt 0 ]; then
 		echo "boot-kcsan: FAIL KCSAN: $ours report(s) in mod_faultaround or fault-around's code ($other elsewhere)"
 		fail=1
 	else
