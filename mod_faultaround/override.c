@@ -15,6 +15,7 @@
 #include <linux/pagemap.h>
 #include <linux/percpu.h>
 #include <linux/pid.h>
+#include <linux/sched.h>
 #include <linux/sched/mm.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -508,6 +509,8 @@ void fa_show(struct seq_file *m)
 		const struct fa_override *ov = t->slot[i].ov;
 		pid_t nr = pid_vnr(ov->pid);
 
+		/* Up to 1024 mmap locks: under KCSAN, 21 s stalled RCU. */
+		cond_resched();
 		/*
 		 * Not in the reader's pid namespace, or exited (its number
 		 * may be another process's now): not listed.
