@@ -900,6 +900,28 @@ static pid_t vfork_read(const char *p, size_t pages)
 }
 
 /*
+ * Map and fault @n one-page mappings of @fd, into @maps if not NULL;
+ * how many it mapped.
+ */
+static long map_one_page_each(int fd, long n, char **maps)
+{
+	char *m;
+	long i;
+
+	for (i = 0; fd >= 0 && i < n; i++) {
+		/* Pages 0, 2, 4...: never adjacent, so never merged. */
+		m = mmap(NULL, page_size, PROT_READ, MAP_SHARED, fd,
+			 2 * i * page_size);
+		if (m == MAP_FAILED)
+			break;
+		if (maps)
+			maps[i] = m;
+		read_pages(m, 1);
+	}
+	return i;
+}
+
+/*
  * A child that maps and faults @n one-page mappings of @fd, then sleeps
  * until killed; its pid, and in @done how many it mapped.
  */
@@ -907,7 +929,6 @@ static pid_t hog(int fd, long n, long *done)
 {
 	int pipefd[2];
 	pid_t pid;
-	char *m;
 	long i;
 
 	*done = -1;
@@ -917,14 +938,7 @@ static pid_t hog(int fd, long n, long *done)
 	if (!pid) {
 		/* Not left holding the table if the test dies. */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		for (i = 0; i < n; i++) {
-			/* Pages 0, 2, 4...: never adjacent, so never merged. */
-			m = mmap(NULL, page_size, PROT_READ, MAP_SHARED, fd,
-				 2 * i * page_size);
-			if (m == MAP_FAILED)
-				break;
-			read_pages(m, 1);
-		}
+		i = map_one_page_each(fd, n, NULL);
 		if (write(pipefd[1], &i, sizeof(i)) != sizeof(i))
 			_exit(1);
 		pause();
@@ -1038,14 +1052,7 @@ static void test_adaptive(void)
 	many = calloc(many_n, sizeof(*many));
 	close(fd);
 	fd = make_file("/tmp/fa-adaptive", 2 * many_n);
-	for (i = 0; many && fd >= 0 && i < many_n; i++) {
-		/* Pages 0, 2, 4...: never adjacent, so never merged. */
-		many[i] = mmap(NULL, page_size, PROT_READ, MAP_SHARED, fd,
-			       2 * i * page_size);
-		if (many[i] == MAP_FAILED)
-			break;
-		read_pages(many[i], 1);
-	}
+	i = many ? map_one_page_each(fd, many_n, many) : 0;
 	n = stat_of("adaptive_mappings");
 	/* A slow loop's first mappings may go idle and be freed for later ones. */
 	untracked = stat_of("adaptive_untracked") - untracked +
