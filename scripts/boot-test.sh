@@ -9,8 +9,8 @@
 # work.  Then boot it with sysctl.vm.fault_around_bytes= four times: a
 # valid value, one above a page table, one that is not a number, and 0
 # (debug, kcsan: the valid value only).  The kcsan kernel's boots fail on
-# a KCSAN report in mod_faultaround or fault-around's code; the others'
-# are counted and listed, not judged.
+# a KCSAN report in mod_faultaround or fault-around's code (qemu-run.sh);
+# here, unless KCSAN's selftest passed, and the others are listed.
 . "$(dirname "$0")/lib.sh"
 
 variant=${1:?usage: boot-test.sh normal|debug|kcsan|arm64-64k}
@@ -29,9 +29,12 @@ module=1 skips=
 kernel=$("$TOP/scripts/kernel.sh" "$variant" | tail -n1)
 [ $module = 0 ] || "$TOP/scripts/module.sh" "$variant" >/dev/null
 initrd=$("$TOP/scripts/initramfs.sh" "$variant" | tail -n1)
-# The debug kernel (KASAN, lockdep) runs the suite in about 1 min under
-# TCG here (58 s); the limit leaves room for a slower or busier host.
-case $variant in debug|kcsan) export QEMU_TIMEOUT=${QEMU_TIMEOUT:-1500} ;; esac
+# The sanitizer kernels: the debug one (KASAN, lockdep) runs the suite in
+# under 2 min under TCG here, kcsan's too; the limit leaves room for a
+# slower or busier host, and their sysctl boots are one.
+slow=0
+case $variant in debug|kcsan) slow=1 ;; esac
+[ $slow = 0 ] || export QEMU_TIMEOUT=${QEMU_TIMEOUT:-1500}
 max_order=0
 while [ $((1 << (max_order + 1))) -le "$ptes" ]; do max_order=$((max_order + 1)); done
 default_order=$(sed -n 's/^CONFIG_FAULT_AROUND_ORDER=//p' "$BUILD/out/qemu-$variant/.config")
@@ -63,7 +66,7 @@ sysctls="$((25 * page_size))		4		set
 $((2 * ptes * page_size))	$default_order	invalid
 64K				$default_order	invalid
 0				0		set"
-case $variant in debug|kcsan) sysctls=$(head -n1 <<< "$sysctls") ;; esac
+[ $slow = 0 ] || sysctls=$(head -n1 <<< "$sysctls")
 while read -r value want msg; do
 	QEMU_TIMEOUT=300 "$TOP/scripts/qemu-run.sh" "$kernel" "$initrd" \
 		"boot-$variant-sysctl-$value" kunit.enable=0 fa.mode=sysctl \
@@ -71,28 +74,15 @@ while read -r value want msg; do
 		fa.msg="$msg" || fail=1
 done <<< "$sysctls"
 
-# kcsan_reports <console log...>: a line per KCSAN report, "ours <title>"
-# if it names mod_faultaround or a fault_around function, else "other".
-kcsan_reports() {
-	awk '/BUG: KCSAN: / { t = $0; sub(/.*BUG: KCSAN: /, "", t)
-			      o = t ~ /mod_faultaround|fault_around/; next }
-	     t != "" && /====================/ { print (o ? "ours " : "other ") t; t = ""; next }
-	     t != "" && /mod_faultaround|fault_around/ { o = 1 }
-	     END { if (t != "") print (o ? "ours " : "other ") t }' "$@"
-}
 if [ "$variant" = kcsan ]; then
 	reports=$(kcsan_reports "$BUILD"/boot/boot-kcsan*.console.log)
-	ours=$(grep -c '^ours ' <<< "$reports" || true)
 	other=$(grep -c '^other ' <<< "$reports" || true)
 	[ -z "$reports" ] || sed 's/^/  KCSAN: /' <<< "$reports"
 	if ! grep -q 'kcsan: selftest: \([0-9][0-9]*\)/\1 tests passed' "$BUILD/boot/boot-kcsan.console.log"; then
 		echo "boot-kcsan: FAIL KCSAN: its selftest did not pass at boot: KCSAN did not run"
 		fail=1
-	elif [ "$ours" -gt 0 ]; then
-		echo "boot-kcsan: FAIL KCSAN: $ours report(s) in mod_faultaround or fault-around's code ($other elsewhere)"
-		fail=1
 	else
-		echo "boot-kcsan: PASS KCSAN: no report in mod_faultaround or fault-around's code ($other elsewhere, not judged)"
+		echo "boot-kcsan: KCSAN ran: $other report(s) outside our code, not judged"
 	fi
 fi
 exit $fail

@@ -159,6 +159,17 @@ export KBUILD_BUILD_USER=faultaround KBUILD_BUILD_HOST=lab
 
 # With pipefail, never end a pipeline in head: the writer may die of SIGPIPE
 # and fail the pipeline.  sed -n 1p reads all of its input.
+# kcsan_reports <console log...>: a line per KCSAN report (the kcsan
+# kernel's), "ours <title>" if it names mod_faultaround or a fault_around
+# function, else "other <title>": qemu-run.sh fails a boot on ours.
+kcsan_reports() {
+	awk '/BUG: KCSAN: / { t = $0; sub(/.*BUG: KCSAN: /, "", t)
+			      o = t ~ /mod_faultaround|fault_around/; next }
+	     t != "" && /====================/ { print (o ? "ours " : "other ") t; t = ""; next }
+	     t != "" && /mod_faultaround|fault_around/ { o = 1 }
+	     END { if (t != "") print (o ? "ours " : "other ") t }' "$@"
+}
+
 log() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 

@@ -24,11 +24,11 @@ mkdir -p "$logs"
 TIMEOUT=${QEMU_TIMEOUT:-600}
 SPLAT='WARNING:|BUG:|KASAN:|UBSAN:|Oops|Call Trace:|Kernel panic|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|kmemleak: [0-9]+ new suspected'
 
-# splats <console log>: its splat lines.  Not KCSAN's reports: only the
-# kcsan kernel makes them, and boot-test.sh judges them by whose code
-# they name.
+# splats <console log>: its splat lines; of KCSAN's reports only those in
+# our code (kcsan_reports): the rest of the kernel's are not ours to judge.
 splats() {
 	grep -nE "$SPLAT" "$1" | grep -v 'BUG: KCSAN: ' || true
+	kcsan_reports "$1" | sed -n 's/^ours /KCSAN: /p'
 }
 
 boot() {	# boot <accel> <timeout> <console log> <result log> [args...]
