@@ -44,8 +44,7 @@
  * tick.
  */
 struct fa_adapt {
-	struct hlist_node node;
-	const struct vm_area_struct *vma;	/* the key: compared only */
+	struct fa_vnode vn;			/* keyed by its VMA */
 	unsigned long start, end;		/* the VMA at its last fault */
 	struct pid *pid;			/* the process, for the listing */
 	char comm[TASK_COMM_LEN];
@@ -358,12 +357,9 @@ EXPORT_SYMBOL_IF_KUNIT(fa_adapt_bitmap_shift);
 
 static struct fa_adapt *fa_adapt_find(const struct vm_area_struct *vma)
 {
-	struct fa_adapt *a;
+	struct fa_vnode *n = fa_vnode_find(fa_adapt_bucket(vma), vma);
 
-	hlist_for_each_entry_rcu(a, fa_adapt_bucket(vma), node)
-		if (a->vma == vma)
-			return a;
-	return NULL;
+	return n ? container_of(n, struct fa_adapt, vn) : NULL;
 }
 
 static void fa_adapt_free_rcu(struct rcu_head *rcu)
@@ -377,7 +373,7 @@ static void fa_adapt_free_rcu(struct rcu_head *rcu)
 /* Take @a out of its bucket (locked) and free it after a grace period. */
 static void fa_adapt_unhash(struct fa_adapt *a)
 {
-	hlist_del_rcu(&a->node);
+	hlist_del_rcu(&a->vn.node);
 	atomic_dec(&fa_adapt_nr);
 	call_rcu(&a->rcu, fa_adapt_free_rcu);
 }
@@ -421,7 +417,7 @@ static bool fa_adapt_evict(unsigned int b)
 
 	for (i = 0; i < FA_ADAPT_EVICT_BUCKETS; i++) {
 		h = &fa_adapt_hash[(b + i) % ARRAY_SIZE(fa_adapt_hash)];
-		hlist_for_each_entry_rcu(a, h, node) {
+		hlist_for_each_entry_rcu(a, h, vn.node) {
 			if (fa_adapt_idle(a))
 				break;
 			if (time_before(READ_ONCE(a->seen) + FA_ADAPT_IDLE + 1, at))
@@ -432,7 +428,7 @@ static bool fa_adapt_evict(unsigned int b)
 		freed = false;
 		spin_lock(fa_adapt_lock_of(h));
 		/* Again under the lock: it may be gone, or faulted since. */
-		hlist_for_each_entry(a, h, node) {
+		hlist_for_each_entry(a, h, vn.node) {
 			if (fa_adapt_idle(a)) {
 				fa_adapt_unhash(a);
 				freed = true;
@@ -497,7 +493,7 @@ static struct fa_adapt *fa_adapt_get(struct vm_area_struct *vma)
 		goto full;
 	}
 	memset(a, 0, offsetof(struct fa_adapt, s));
-	a->vma = vma;
+	a->vn.vma = vma;
 	a->start = vma->vm_start;
 	a->end = vma->vm_end;
 	owner = fa_adapt_owner();
@@ -510,7 +506,7 @@ static struct fa_adapt *fa_adapt_get(struct vm_area_struct *vma)
 	/* Another thread's first fault of this VMA may have won. */
 	old = fa_adapt_find(vma);
 	if (!old)
-		hlist_add_head_rcu(&a->node, head);
+		hlist_add_head_rcu(&a->vn.node, head);
 	spin_unlock(fa_adapt_lock_of(head));
 	if (old) {
 		atomic_dec(&fa_adapt_nr);
@@ -642,7 +638,7 @@ static void fa_adapt_free_all(void)
 
 	for (i = 0; i < ARRAY_SIZE(fa_adapt_hash); i++) {
 		spin_lock(fa_adapt_lock_of(&fa_adapt_hash[i]));
-		hlist_for_each_entry_safe(a, tmp, &fa_adapt_hash[i], node)
+		hlist_for_each_entry_safe(a, tmp, &fa_adapt_hash[i], vn.node)
 			fa_adapt_unhash(a);
 		spin_unlock(fa_adapt_lock_of(&fa_adapt_hash[i]));
 	}
@@ -708,7 +704,7 @@ void fa_adapt_show(struct seq_file *m)
 
 	rcu_read_lock();
 	for (i = 0; i < ARRAY_SIZE(fa_adapt_hash); i++) {
-		hlist_for_each_entry_rcu(a, &fa_adapt_hash[i], node) {
+		hlist_for_each_entry_rcu(a, &fa_adapt_hash[i], vn.node) {
 			unsigned long hits = READ_ONCE(a->s.hits);
 			unsigned long misses = READ_ONCE(a->s.misses);
 			unsigned long unfilled = READ_ONCE(a->s.unfilled);
@@ -759,9 +755,9 @@ void fa_adapt_init(void)
 	 */
 	if (IS_ENABLED(CONFIG_64BIT) && SMP_CACHE_BYTES == 64) {
 		BUILD_BUG_ON((offsetofend(struct fa_adapt, comm) - 1) / 64 !=
-			     offsetof(struct fa_adapt, node) / 64);
+			     offsetof(struct fa_adapt, vn) / 64);
 		BUILD_BUG_ON(offsetof(struct fa_adapt, task) / 64 ==
-			     offsetof(struct fa_adapt, node) / 64);
+			     offsetof(struct fa_adapt, vn) / 64);
 	}
 
 	for (i = 0; i < FA_ADAPT_LOCKS; i++)

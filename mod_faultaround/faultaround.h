@@ -3,10 +3,10 @@
  * mod_faultaround's internals.  Who owns what:
  *   main.c      load and unload
  *   iface.c     the debugfs files, and who may use them
- *   override.c  the overrides: set, remove, follow their mapping, free
+ *   override.c  the overrides: set, remove, list, follow their VMA
  *   policy.c    the fault path: the policy callback and its statistics
  *   adapt.c     the adaptive policy: an order per mapping, its state
- *   table.c     the sorted table that the fault path searches
+ *   table.c     the hash of overrides by VMA that the fault path searches
  *   parse.c     the grammar of what the files accept
  * The KUnit suite, test.c, is a module of its own (mod_faultaround_test).
  */
@@ -18,30 +18,33 @@
 #ifndef CONFIG_FAULT_AROUND_ORDER
 #error "mod_faultaround needs the faultaround patch series (CONFIG_FAULT_AROUND_ORDER)"
 #endif
-/* The hook comes from the lab part of the series, which is never sent. */
-#ifndef HAVE_FAULT_AROUND_POLICY
-#error "mod_faultaround needs the faultaround lab patch (patches/lab/)"
-#endif
-/* Overrides follow their mapping through MMU notifiers (KVM selects them). */
-#ifndef CONFIG_MMU_NOTIFIER
-#error "mod_faultaround needs CONFIG_MMU_NOTIFIER"
+/*
+ * The hook comes from the lab part of the series, which is never sent;
+ * version 2 tells the policy of copied VMAs, which the overrides follow.
+ */
+#if !defined(HAVE_FAULT_AROUND_POLICY) || HAVE_FAULT_AROUND_POLICY < 2
+#error "mod_faultaround needs the faultaround lab patch (patches/lab/) with ->vma_dup()"
 #endif
 
 #include <linux/bits.h>
 #include <linux/hash.h>
 #include <linux/list.h>
-#include <linux/llist.h>
 #include <linux/log2.h>
-#include <linux/mmu_notifier.h>
 #include <linux/pgtable.h>
 #include <linux/rcupdate.h>
+#include <linux/refcount.h>
 #include <linux/sizes.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/u64_stats_sync.h>
 
 /* The longest command "vma" accepts: "<pid> 0x<16 digits> <order>\n". */
 #define FA_CMD_MAX_LEN		64
-/* How many overrides may exist at once (-ENOSPC beyond). */
+/*
+ * How many overrides may exist at once for a write to add one (-ENOSPC
+ * beyond); the copies of split and forked VMAs count, and are never
+ * refused: each is a VMA's, charged to its process's memory cgroup.
+ */
 #define FA_MAX_OVERRIDES	1024
 /* Every order that fits in a page table, on any page-table geometry. */
 #define FA_NR_ORDERS		(ilog2(MAX_PTRS_PER_PTE) + 1)
@@ -66,106 +69,81 @@ int fa_parse_uint(const char *buf, size_t len, unsigned int max,
 int fa_parse_policy(const char *buf, size_t len, bool *adaptive,
 		    const char **why);
 
-struct file;
-struct mm_struct;
-struct mmu_notifier;
-
-/* What an override applies to: pages [start, end) of @file in @mm. */
-struct fa_key {
-	const struct mm_struct *mm;
-	const struct file *file;
-	pgoff_t start, end;
+/*
+ * A node of a hash keyed by VMA: the overrides (table.c) and the adaptive
+ * policy's state (adapt.c).
+ */
+struct fa_vnode {
+	struct hlist_node node;
+	const struct vm_area_struct *vma;	/* the key: compared only */
 };
+
+struct fa_vnode *fa_vnode_find(const struct hlist_head *head,
+			       const struct vm_area_struct *vma);
 
 /*
- * One override.  It holds a reference on the file and on the mm's
- * notifier, so neither pointer in its key can be reused while it exists.
+ * What one write set: shared by the VMA it was set on and the VMAs that
+ * VMA is split, moved or forked into, which count its hits together.
  */
-/* An mm's MMU notifier, shared by its overrides (override.c). */
-struct fa_mn {
-	struct mmu_notifier mn;
-	struct list_head node;		/* on fa_mns, under fa_mn_lock */
-	unsigned int users;		/* overrides, under fa_mn_lock */
-	bool unregistering;		/* the last user is gone */
-};
-
-struct fa_override {
-	struct fa_key key;
+struct fa_order {
+	refcount_t ref;			/* the overrides that share it */
 	unsigned int order;
-	bool gone;		/* its mapping is gone; no fault uses it */
-	struct pid *pid;	/* for display only */
-	struct file *file;
-	struct fa_mn *mn;	/* its mm's notifier */
 	u64_stats_t __percpu *hits;	/* under policy.c's per-CPU syncp */
-	struct list_head dead;	/* on a list of removed overrides */
-	struct rcu_head rcu;	/* freed after a grace period ... */
-	struct llist_node free;	/* ... then in process context */
 };
+
+/* One VMA's override: freed after a grace period, when its VMA goes. */
+struct fa_override {
+	struct fa_vnode vn;
+	struct fa_order *o;
+	struct rcu_head rcu;
+};
+
+#define FA_OV_HASH_BITS		8
 
 /*
- * The table is an array of slots sorted by key, with no two keys of one
- * mm and file overlapping.  The keys sit in the array, so that a lookup
- * follows one pointer, at the end.  It is replaced, never changed in
- * place, so that the fault path reads it under RCU alone; the caller
- * serializes updates and frees what they return after a grace period.
+ * The overrides, by VMA.  Lookups take RCU alone; insertions and removals
+ * take @lock, which a fault never does.  An instance of its own for the
+ * KUnit suite, so that it never touches the module's.
  */
-struct fa_slot {
-	struct fa_key key;
-	struct fa_override *ov;
+struct fa_overrides {
+	struct hlist_head hash[1 << FA_OV_HASH_BITS];
+	spinlock_t lock;
+	unsigned int nr;	/* written under @lock, read with READ_ONCE() */
 };
 
-struct fa_table {
-	struct rcu_head rcu;
-	unsigned int nr;
-	/*
-	 * A bit per hash of each mm in the table: most faults are of an mm
-	 * without overrides, and one test of this word turns them away.
-	 */
-	unsigned long mms;
-	struct fa_slot slot[];
-};
-
-/* @mm's bit in fa_table.mms. */
-static inline unsigned long fa_mm_bit(const struct mm_struct *mm)
-{
-	return BIT(hash_ptr(mm, ilog2(BITS_PER_LONG)));
-}
-
-struct fa_override *fa_table_lookup(const struct fa_table *t,
-				    const struct mm_struct *mm,
-				    const struct file *file, pgoff_t pgoff);
-void fa_table_mm(const struct fa_table *t, const struct mm_struct *mm,
-		 unsigned int *first, unsigned int *last);
-unsigned int fa_table_find(const struct fa_table *t, unsigned int first,
-			   unsigned int last, const struct file *file,
-			   pgoff_t pgoff);
-void fa_table_keep(const struct fa_table *t, unsigned int first,
-		   unsigned int last, const struct file *file, pgoff_t pgoff,
-		   unsigned long vm_start, unsigned long vm_end,
-		   unsigned long start, unsigned long end, unsigned long *seen);
-struct fa_table *fa_table_set(const struct fa_table *t,
-			      struct fa_override *ov, unsigned int limit,
-			      struct list_head *dead);
-struct fa_table *fa_table_remove(const struct fa_table *t,
-				 bool (*match)(struct fa_override *ov,
-					       void *arg),
-				 void *arg, struct list_head *dead);
+void fa_ovs_init(struct fa_overrides *t);
+struct fa_override *fa_ovs_find(const struct fa_overrides *t,
+				const struct vm_area_struct *vma);
+struct fa_override *fa_ovs_set(struct fa_overrides *t,
+			       struct fa_override *ov);
+int fa_ovs_dup(struct fa_overrides *t, const struct vm_area_struct *orig,
+	       const struct vm_area_struct *new, gfp_t gfp);
+bool fa_ovs_remove(struct fa_overrides *t, const struct vm_area_struct *vma);
+void fa_ovs_clear(struct fa_overrides *t);
+struct fa_override *fa_ov_alloc(const struct vm_area_struct *vma,
+				unsigned int order, gfp_t gfp);
+void fa_ov_free(struct fa_override *ov);
+void fa_ov_put(struct fa_override *ov);
 
 /* override.c */
-extern struct fa_table __rcu *fa_table;
-int fa_set(struct mm_struct *mm, struct pid *pid, unsigned long addr,
-	   unsigned int order, const char **why);
+extern struct fa_overrides fa_ovs;
+int fa_set(struct mm_struct *mm, unsigned long addr, unsigned int order,
+	   const char **why);
 int fa_default(struct mm_struct *mm, unsigned long addr, const char **why);
 void fa_clear(void);
 struct seq_file;
 void fa_show(struct seq_file *m);
+void fa_overrides_vma_free(struct vm_area_struct *vma);
+int fa_overrides_vma_dup(const struct vm_area_struct *orig,
+			 struct vm_area_struct *new);
+void fa_overrides_init(void);
 void fa_overrides_exit(void);
 
 /* policy.c */
 void fa_policy_init(void);
 int fa_policy_get(void);
 void fa_policy_put(void);
-u64 fa_hits_of(const struct fa_override *ov);
+u64 fa_hits_of(const struct fa_order *o);
 
 /* misses: the faults decided less the hits. */
 struct fa_stats {

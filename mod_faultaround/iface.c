@@ -103,15 +103,12 @@ static bool fa_may_trace(const struct file *file, bool opener,
 }
 
 /*
- * @pid's mm (mmget()) and its process's struct pid (a reference: the
- * thread group's, which lives as long as the process, while a named
- * thread's number can be reused), if both credentials may trace it; or
- * NULL.  Under the task's exec_update_lock, as
+ * @pid's mm (mmget()), if both credentials may trace it; or NULL.  Under
+ * the task's exec_update_lock, as
  * mm_access() does, so that an exec cannot swap the mm and the
  * credentials between the check and the get.
  */
-static struct mm_struct *fa_get_mm(struct file *file, pid_t nr,
-				   struct pid **pidp, int *err,
+static struct mm_struct *fa_get_mm(struct file *file, pid_t nr, int *err,
 				   const char **why)
 {
 	struct task_struct *task;
@@ -141,8 +138,6 @@ static struct mm_struct *fa_get_mm(struct file *file, pid_t nr,
 		*err = -EPERM;
 	}
 	up_read(&task->signal->exec_update_lock);
-	if (mm)
-		*pidp = get_task_pid(task, PIDTYPE_TGID);
 out:
 	put_task_struct(task);
 	put_pid(pid);
@@ -183,7 +178,6 @@ static ssize_t fa_vma_write(struct file *file, const char __user *ubuf,
 	char buf[FA_CMD_MAX_LEN];
 	struct mm_struct *mm;
 	struct fa_cmd cmd;
-	struct pid *pid;
 	int err;
 
 	err = fa_write_begin(file, ubuf, len, ppos, buf);
@@ -196,15 +190,14 @@ static ssize_t fa_vma_write(struct file *file, const char __user *ubuf,
 		fa_clear();
 		return len;
 	}
-	mm = fa_get_mm(file, cmd.pid, &pid, &err, &why);
+	mm = fa_get_mm(file, cmd.pid, &err, &why);
 	if (!mm)
 		return err == -EINTR ? err : fa_refuse(file, err, why);
 	if (cmd.type == FA_CMD_SET)
-		err = fa_set(mm, pid, cmd.addr, cmd.order, &why);
+		err = fa_set(mm, cmd.addr, cmd.order, &why);
 	else
 		err = fa_default(mm, cmd.addr, &why);
 	mmput(mm);
-	put_pid(pid);
 	if (err == -EINTR)
 		return err;
 	return err ? fa_refuse(file, err, why) : len;

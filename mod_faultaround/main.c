@@ -39,6 +39,7 @@ static int __init fa_init(void)
 		return -EPERM;
 	}
 	fa_policy_init();
+	fa_overrides_init();
 	fa_adapt_init();
 	return fa_iface_init();
 }
@@ -47,8 +48,9 @@ static void __exit fa_exit(void)
 {
 	/* No new requests: removal waits for the ones in progress. */
 	fa_iface_exit();
-	fa_overrides_exit();
+	/* Adaptive off first: the overrides' exit waits for the last hook. */
 	fa_adapt_exit();
+	fa_overrides_exit();
 }
 
 module_init(fa_init);

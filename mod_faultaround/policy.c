@@ -22,26 +22,25 @@ struct fa_pcpu {
 static DEFINE_PER_CPU(struct fa_pcpu, fa_pcpu);
 
 /*
- * Called by the fault path under RCU; must not sleep.  Most faults are of
- * processes without overrides: the table's filter word turns them away
- * before any call, and they cost one counter (and the adaptive policy's
- * step, when it is on).  An override wins over the adaptive policy.
+ * Called by the fault path under RCU; must not sleep.  With no override
+ * and the adaptive policy off (a failed first write, say) a fault counts
+ * nothing.  Most faults are of VMAs without an override: a bucket of the
+ * hash turns them away, and they cost one counter (and the adaptive
+ * policy's step, when it is on).  An override wins over the adaptive
+ * policy.
  */
 static unsigned int fa_policy_order(struct vm_area_struct *vma,
 				    unsigned long address, unsigned int order)
 {
-	const struct fa_table *t = rcu_dereference(fa_table);
 	struct fa_override *ov = NULL;
 	struct fa_pcpu *s;
 
-	if (t && (t->mms & fa_mm_bit(vma->vm_mm))) {
-		ov = fa_table_lookup(t, vma->vm_mm, vma->vm_file,
-				     linear_page_index(vma, address));
-		if (ov && READ_ONCE(ov->gone))
-			ov = NULL;
-	}
+	if (READ_ONCE(fa_ovs.nr))
+		ov = fa_ovs_find(&fa_ovs, vma);
+	else if (!fa_adapt_enabled())
+		return order;
 	if (ov)
-		order = ov->order;
+		order = ov->o->order;
 	else
 		order = fa_adapt_order(vma, address, order);
 
@@ -49,7 +48,7 @@ static unsigned int fa_policy_order(struct vm_area_struct *vma,
 	u64_stats_update_begin(&s->syncp);
 	if (ov) {
 		u64_stats_inc(&s->hits);
-		u64_stats_inc(this_cpu_ptr(ov->hits));
+		u64_stats_inc(this_cpu_ptr(ov->o->hits));
 	}
 	u64_stats_inc(&s->decided[min(order, FA_NR_ORDERS - 1U)]);
 	u64_stats_update_end(&s->syncp);
@@ -57,9 +56,17 @@ static unsigned int fa_policy_order(struct vm_area_struct *vma,
 	return order;
 }
 
+/* Under RCU, from vm_area_free() and remove_vma(). */
+static void fa_policy_vma_free(struct vm_area_struct *vma)
+{
+	fa_overrides_vma_free(vma);
+	fa_adapt_vma_free(vma);
+}
+
 static const struct fault_around_policy fa_policy = {
 	.order = fa_policy_order,
-	.vma_free = fa_adapt_vma_free,
+	.vma_free = fa_policy_vma_free,
+	.vma_dup = fa_overrides_vma_dup,
 };
 
 /* Before the policy can run: the seqcounts of 32-bit SMP kernels. */
@@ -102,8 +109,8 @@ void fa_policy_put(void)
 	mutex_unlock(&fa_policy_lock);
 }
 
-/* @ov's hits, summed over the CPUs. */
-u64 fa_hits_of(const struct fa_override *ov)
+/* @o's hits, summed over the CPUs. */
+u64 fa_hits_of(const struct fa_order *o)
 {
 	unsigned int start;
 	u64 sum = 0, v;
@@ -114,7 +121,7 @@ u64 fa_hits_of(const struct fa_override *ov)
 
 		do {
 			start = u64_stats_fetch_begin(&s->syncp);
-			v = u64_stats_read(per_cpu_ptr(ov->hits, cpu));
+			v = u64_stats_read(per_cpu_ptr(o->hits, cpu));
 		} while (u64_stats_fetch_retry(&s->syncp, start));
 		sum += v;
 	}

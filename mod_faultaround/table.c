@@ -1,304 +1,263 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The override table: a sorted array of keys, replaced as a whole on
- * every change, so that the fault path can binary-search it under RCU
- * without a lock.
+ * The overrides by VMA: a hash that the fault path searches under RCU
+ * alone, with one lock for what changes it, which only writes, VMA copies
+ * and the frees of VMAs that have an override take.  The module keeps
+ * one (override.c); the KUnit suite makes its own.
  */
 #include <kunit/visibility.h>
-#include <linux/compiler.h>
-#include <linux/err.h>
-#include <linux/mm.h>
-#include <linux/overflow.h>
+#include <linux/hash.h>
+#include <linux/percpu.h>
+#include <linux/rculist.h>
 #include <linux/slab.h>
 
 #include "faultaround.h"
 
-/*
- * Where the point (@mm, @file, @pgoff) lies relative to key @k: -1 before
- * it, 0 inside it, 1 after it.  Keys sort by mm, then file, then range.
+/**
+ * fa_vnode_find - the node of @vma in a bucket
+ * @head: the bucket
+ * @vma: the key, only compared
+ *
+ * Under RCU or the lock that the bucket's insertions take.
+ *
+ * Return: the node, or NULL.
  */
-static int fa_cmp(const struct mm_struct *mm, const struct file *file,
-		  pgoff_t pgoff, const struct fa_key *k)
+struct fa_vnode *fa_vnode_find(const struct hlist_head *head,
+			       const struct vm_area_struct *vma)
 {
-	if (mm != k->mm)
-		return (unsigned long)mm < (unsigned long)k->mm ? -1 : 1;
-	if (file != k->file)
-		return (unsigned long)file < (unsigned long)k->file ? -1 : 1;
-	if (pgoff < k->start)
-		return -1;
-	return pgoff >= k->end ? 1 : 0;
+	struct fa_vnode *n;
+
+	hlist_for_each_entry_rcu(n, head, node)
+		if (n->vma == vma)
+			return n;
+	return NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(fa_vnode_find);
+
+static unsigned int fa_ovs_index(const struct vm_area_struct *vma)
+{
+	return hash_ptr(vma, FA_OV_HASH_BITS);
 }
 
-/* Fill in fa_table.mms once the slots are final. */
-static struct fa_table *fa_table_done(struct fa_table *t)
+void fa_ovs_init(struct fa_overrides *t)
 {
 	unsigned int i;
 
-	t->mms = 0;
-	for (i = 0; i < t->nr; i++)
-		t->mms |= fa_mm_bit(t->slot[i].key.mm);
-	return t;
+	for (i = 0; i < ARRAY_SIZE(t->hash); i++)
+		INIT_HLIST_HEAD(&t->hash[i]);
+	spin_lock_init(&t->lock);
+	t->nr = 0;
 }
-
-/* The first slot in [lo, hi) that does not lie wholly before the point. */
-static unsigned int fa_lower(const struct fa_table *t, unsigned int lo,
-			     unsigned int hi, const struct mm_struct *mm,
-			     const struct file *file, pgoff_t pgoff)
-{
-	while (lo < hi) {
-		unsigned int mid = lo + (hi - lo) / 2;
-
-		if (fa_cmp(mm, file, pgoff, &t->slot[mid].key) > 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
+EXPORT_SYMBOL_IF_KUNIT(fa_ovs_init);
 
 /**
- * fa_table_lookup - the override for page @pgoff of @file in @mm
- * @t: the table, or NULL when there is none
- * @mm: the faulting mm
- * @file: the file of the faulting VMA
- * @pgoff: the faulting page's offset in @file
+ * fa_ovs_find - the override of @vma
+ * @t: the overrides
+ * @vma: the VMA, only compared
  *
- * Does not sleep and takes no lock.  A fault of an mm without overrides
- * usually stops at one test of @t->mms; else O(log n) comparisons of keys
- * in the array, and one pointer followed.
+ * Under RCU or @t->lock.
  *
  * Return: the override, or NULL.
  */
-struct fa_override *fa_table_lookup(const struct fa_table *t,
-				    const struct mm_struct *mm,
-				    const struct file *file, pgoff_t pgoff)
+struct fa_override *fa_ovs_find(const struct fa_overrides *t,
+				const struct vm_area_struct *vma)
 {
-	unsigned int i, nr = t ? t->nr : 0;
+	struct fa_vnode *n = fa_vnode_find(&t->hash[fa_ovs_index(vma)], vma);
 
-	if (!nr || !(t->mms & fa_mm_bit(mm)))
+	return n ? container_of(n, struct fa_override, vn) : NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(fa_ovs_find);
+
+/**
+ * fa_ov_alloc - a new override of @vma, with an fa_order of its own
+ * @vma: the VMA, only compared
+ * @order: the order
+ * @gfp: the allocations' flags
+ *
+ * Return: the override, or NULL without memory.
+ */
+struct fa_override *fa_ov_alloc(const struct vm_area_struct *vma,
+				unsigned int order, gfp_t gfp)
+{
+	struct fa_override *ov = kzalloc(sizeof(*ov), gfp);
+
+	if (!ov)
 		return NULL;
-	i = fa_lower(t, 0, nr, mm, file, pgoff);
-	if (i < nr && !fa_cmp(mm, file, pgoff, &t->slot[i].key))
-		return t->slot[i].ov;
-	return NULL;
-}
-EXPORT_SYMBOL_IF_KUNIT(fa_table_lookup);
-
-/**
- * fa_table_mm - the slots of @mm
- * @t: the table, or NULL
- * @mm: the mm
- * @first: set to the index of its first slot
- * @last: set to the index after its last slot
- */
-void fa_table_mm(const struct fa_table *t, const struct mm_struct *mm,
-		 unsigned int *first, unsigned int *last)
-{
-	unsigned int lo = 0, hi = t ? t->nr : 0;
-
-	/* The point (mm, NULL, 0) comes before every key of @mm. */
-	*first = fa_lower(t, lo, hi, mm, NULL, 0);
-	for (lo = *first; lo < hi; ) {
-		unsigned int mid = lo + (hi - lo) / 2;
-
-		if (t->slot[mid].key.mm == mm)
-			lo = mid + 1;
-		else
-			hi = mid;
+	ov->o = kzalloc(sizeof(*ov->o), gfp);
+	if (ov->o)
+		ov->o->hits = alloc_percpu_gfp(u64_stats_t, gfp);
+	if (!ov->o || !ov->o->hits) {
+		kfree(ov->o);
+		kfree(ov);
+		return NULL;
 	}
-	*last = lo;
+	refcount_set(&ov->o->ref, 1);
+	ov->o->order = order;
+	ov->vn.vma = vma;
+	return ov;
 }
-EXPORT_SYMBOL_IF_KUNIT(fa_table_mm);
+EXPORT_SYMBOL_IF_KUNIT(fa_ov_alloc);
 
 /**
- * fa_table_find - the first slot of one mm that may cover @pgoff of @file
- * @t: the table
- * @first: the mm's first slot (fa_table_mm())
- * @last: the slot after its last
- * @file: the file
- * @pgoff: a page offset in @file
+ * fa_ov_free - free an override that no lookup can see
+ * @ov: the override
  *
- * The slots from the one returned on, while their key is for @file, are
- * those that end after @pgoff, in order.
- *
- * Return: an index in [@first, @last].
+ * Drops its share of the fa_order, which the last one frees.  Any context.
  */
-unsigned int fa_table_find(const struct fa_table *t, unsigned int first,
-			   unsigned int last, const struct file *file,
-			   pgoff_t pgoff)
+void fa_ov_free(struct fa_override *ov)
 {
-	if (first == last)
-		return first;
-	return fa_lower(t, first, last, t->slot[first].key.mm, file, pgoff);
+	if (refcount_dec_and_test(&ov->o->ref)) {
+		free_percpu(ov->o->hits);
+		kfree(ov->o);
+	}
+	kfree(ov);
 }
-EXPORT_SYMBOL_IF_KUNIT(fa_table_find);
+EXPORT_SYMBOL_IF_KUNIT(fa_ov_free);
 
-/* Mark in @seen the slots of [first, last) for @file that cover [s, e). */
-static void fa_mark(const struct fa_table *t, unsigned int first,
-		    unsigned int last, const struct file *file, pgoff_t s,
-		    pgoff_t e, unsigned long *seen)
+static void fa_ov_free_rcu(struct rcu_head *rcu)
 {
+	fa_ov_free(container_of(rcu, struct fa_override, rcu));
+}
+
+/**
+ * fa_ov_put - free an override taken out of its hash, after a grace period
+ * @ov: the override
+ *
+ * Any context; a module that calls it waits with rcu_barrier() at unload.
+ */
+void fa_ov_put(struct fa_override *ov)
+{
+	call_rcu(&ov->rcu, fa_ov_free_rcu);
+}
+EXPORT_SYMBOL_IF_KUNIT(fa_ov_put);
+
+/* Under @t->lock: take @ov out. */
+static void fa_ovs_unhash(struct fa_overrides *t, struct fa_override *ov)
+{
+	lockdep_assert_held(&t->lock);
+	hlist_del_rcu(&ov->vn.node);
+	WRITE_ONCE(t->nr, t->nr - 1);
+}
+
+/* Under @t->lock: put @ov in. */
+static void fa_ovs_hash(struct fa_overrides *t, struct fa_override *ov)
+{
+	lockdep_assert_held(&t->lock);
+	hlist_add_head_rcu(&ov->vn.node, &t->hash[fa_ovs_index(ov->vn.vma)]);
+	WRITE_ONCE(t->nr, t->nr + 1);
+}
+
+/**
+ * fa_ovs_set - give @ov's VMA the override @ov
+ * @t: the overrides
+ * @ov: the new override (fa_ov_alloc())
+ *
+ * Return: the override of that VMA that @ov replaces, for fa_ov_put(), or
+ * NULL.
+ */
+struct fa_override *fa_ovs_set(struct fa_overrides *t, struct fa_override *ov)
+{
+	struct fa_override *old;
+
+	spin_lock(&t->lock);
+	old = fa_ovs_find(t, ov->vn.vma);
+	if (old)
+		fa_ovs_unhash(t, old);
+	fa_ovs_hash(t, ov);
+	spin_unlock(&t->lock);
+	return old;
+}
+EXPORT_SYMBOL_IF_KUNIT(fa_ovs_set);
+
+/**
+ * fa_ovs_dup - give @new, a copy of @orig, the override of @orig
+ * @t: the overrides
+ * @orig: the VMA copied, only compared
+ * @new: its copy, only compared
+ * @gfp: the allocation's flags
+ *
+ * The copy shares @orig's fa_order: the same order, its hits counted
+ * together.
+ *
+ * Return: 0 (also if @orig has no override), or -ENOMEM.
+ */
+int fa_ovs_dup(struct fa_overrides *t, const struct vm_area_struct *orig,
+	       const struct vm_area_struct *new, gfp_t gfp)
+{
+	struct fa_override *ov, *from;
+
+	/* Most VMAs copied have none: one lockless look turns them away. */
+	rcu_read_lock();
+	from = fa_ovs_find(t, orig);
+	rcu_read_unlock();
+	if (!from)
+		return 0;
+	ov = kzalloc(sizeof(*ov), gfp);
+	if (!ov)
+		return -ENOMEM;
+	ov->vn.vma = new;
+	spin_lock(&t->lock);
+	/* Removed meanwhile: the copy has none either. */
+	from = fa_ovs_find(t, orig);
+	if (from) {
+		refcount_inc(&from->o->ref);
+		ov->o = from->o;
+		fa_ovs_hash(t, ov);
+	}
+	spin_unlock(&t->lock);
+	if (!from)
+		kfree(ov);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(fa_ovs_dup);
+
+/**
+ * fa_ovs_remove - remove the override of @vma
+ * @t: the overrides
+ * @vma: the VMA, only compared
+ *
+ * Return: whether it had one; it is freed after a grace period.
+ */
+bool fa_ovs_remove(struct fa_overrides *t, const struct vm_area_struct *vma)
+{
+	struct fa_override *ov;
+
+	/* Most VMAs freed have none: one lockless look turns them away. */
+	rcu_read_lock();
+	ov = fa_ovs_find(t, vma);
+	rcu_read_unlock();
+	if (!ov)
+		return false;
+	spin_lock(&t->lock);
+	ov = fa_ovs_find(t, vma);
+	if (ov)
+		fa_ovs_unhash(t, ov);
+	spin_unlock(&t->lock);
+	if (ov)
+		fa_ov_put(ov);
+	return ov;
+}
+EXPORT_SYMBOL_IF_KUNIT(fa_ovs_remove);
+
+/**
+ * fa_ovs_clear - remove every override
+ * @t: the overrides
+ *
+ * Allocates nothing, so it cannot fail: unload relies on that.
+ */
+void fa_ovs_clear(struct fa_overrides *t)
+{
+	struct fa_override *ov;
+	struct hlist_node *tmp;
 	unsigned int i;
 
-	for (i = fa_table_find(t, first, last, file, s);
-	     i < last && t->slot[i].key.file == file && t->slot[i].key.start < e;
-	     i++)
-		__set_bit(i - first, seen);
-}
-
-/**
- * fa_table_keep - mark the slots a VMA keeps alive after an unmap
- * @t: the table
- * @first: the mm's first slot (fa_table_mm())
- * @last: the slot after its last
- * @file: the VMA's file
- * @pgoff: its first page's offset in @file
- * @vm_start: its start
- * @vm_end: its end
- * @start: the unmapped range's start
- * @end: its end; @start == @end for no range
- *
- * Sets bit i - @first in @seen for each slot i whose pages the VMA still
- * maps outside [@start, @end).  Only that part counts: mremap() unmaps a
- * range of a VMA before it splits it, and munmap() only after.
- */
-void fa_table_keep(const struct fa_table *t, unsigned int first,
-		   unsigned int last, const struct file *file, pgoff_t pgoff,
-		   unsigned long vm_start, unsigned long vm_end,
-		   unsigned long start, unsigned long end, unsigned long *seen)
-{
-	unsigned long lo = vm_start, hi = vm_end;
-
-	if (start < end && start < vm_end && vm_start < end) {
-		/* The part below the range, then the part above it. */
-		if (vm_start < start)
-			fa_mark(t, first, last, file, pgoff,
-				pgoff + ((start - vm_start) >> PAGE_SHIFT), seen);
-		if (end >= vm_end)
-			return;
-		lo = end;
-	}
-	fa_mark(t, first, last, file, pgoff + ((lo - vm_start) >> PAGE_SHIFT),
-		pgoff + ((hi - vm_start) >> PAGE_SHIFT), seen);
-}
-EXPORT_SYMBOL_IF_KUNIT(fa_table_keep);
-
-static bool fa_overlaps(const struct fa_key *a, const struct fa_key *b)
-{
-	return a->mm == b->mm && a->file == b->file &&
-	       a->start < b->end && b->start < a->end;
-}
-
-static struct fa_table *fa_table_alloc(unsigned int nr)
-{
-	struct fa_table *t;
-
-	if (!nr)
-		return NULL;	/* an empty table is no table */
-	t = kmalloc(struct_size(t, slot, nr), GFP_KERNEL);
-	if (!t)
-		return ERR_PTR(-ENOMEM);
-	t->nr = nr;
-	return t;
-}
-
-/**
- * fa_table_set - a copy of @t with @ov in it
- * @t: the current table, or NULL
- * @ov: the new override
- * @limit: the most overrides the new table may hold
- * @dead: where the overrides that leave the table are added: those that
- *	@ov overlaps (same mm and file), and those whose mapping is gone
- *
- * Return: the new table, or ERR_PTR(-ENOSPC) beyond @limit or
- * ERR_PTR(-ENOMEM), in which case @dead is untouched.
- */
-struct fa_table *fa_table_set(const struct fa_table *t,
-			      struct fa_override *ov, unsigned int limit,
-			      struct list_head *dead)
-{
-	unsigned int i, j = 0, kept = 0, nr = t ? t->nr : 0;
-	struct fa_table *new;
-	bool placed = false;
-
-	for (i = 0; i < nr; i++)
-		kept += !fa_overlaps(&t->slot[i].key, &ov->key) &&
-			!READ_ONCE(t->slot[i].ov->gone);
-	if (kept + 1 > limit)
-		return ERR_PTR(-ENOSPC);
-	new = fa_table_alloc(kept + 1);
-	if (IS_ERR(new))
-		return new;
-
-	for (i = 0; i < nr; i++) {
-		const struct fa_slot *s = &t->slot[i];
-
-		if (fa_overlaps(&s->key, &ov->key) || READ_ONCE(s->ov->gone)) {
-			list_add_tail(&s->ov->dead, dead);
-			continue;
+	spin_lock(&t->lock);
+	for (i = 0; i < ARRAY_SIZE(t->hash); i++) {
+		hlist_for_each_entry_safe(ov, tmp, &t->hash[i], vn.node) {
+			fa_ovs_unhash(t, ov);
+			fa_ov_put(ov);
 		}
-		if (!placed && fa_cmp(ov->key.mm, ov->key.file, ov->key.start,
-				      &s->key) < 0) {
-			new->slot[j].key = ov->key;
-			new->slot[j++].ov = ov;
-			placed = true;
-		}
-		new->slot[j++] = *s;
 	}
-	if (!placed) {
-		new->slot[j].key = ov->key;
-		new->slot[j++].ov = ov;
-	}
-	/* Fewer than counted if a mapping went meanwhile: gone stays set. */
-	new->nr = j;
-	return fa_table_done(new);
+	spin_unlock(&t->lock);
 }
-EXPORT_SYMBOL_IF_KUNIT(fa_table_set);
-
-/**
- * fa_table_remove - a copy of @t without the overrides @match selects
- * @t: the current table, or NULL
- * @match: selects the overrides to remove
- * @arg: passed to @match
- * @dead: where the removed overrides are added
- *
- * Return: the new table (NULL if empty), ERR_PTR(-ENOENT) if @match
- * selected nothing, or ERR_PTR(-ENOMEM); on error @dead is untouched.
- */
-struct fa_table *fa_table_remove(const struct fa_table *t,
-				 bool (*match)(struct fa_override *ov,
-					       void *arg),
-				 void *arg, struct list_head *dead)
-{
-	unsigned int i, j = 0, nr = t ? t->nr : 0;
-	struct fa_table *new;
-	LIST_HEAD(removed);
-
-	/*
-	 * One pass, into a table of the old size: @match may look at state
-	 * that changes under us (a mapping going), so it is asked only once.
-	 */
-	new = fa_table_alloc(nr);
-	if (!new)
-		return ERR_PTR(-ENOENT);
-	if (IS_ERR(new))
-		return new;
-	for (i = 0; i < nr; i++) {
-		if (match(t->slot[i].ov, arg))
-			list_add_tail(&t->slot[i].ov->dead, &removed);
-		else
-			new->slot[j++] = t->slot[i];
-	}
-	if (j == nr) {
-		kfree(new);
-		return ERR_PTR(-ENOENT);
-	}
-	list_splice_tail(&removed, dead);
-	new->nr = j;
-	if (!j) {
-		kfree(new);
-		return NULL;
-	}
-	return fa_table_done(new);
-}
-EXPORT_SYMBOL_IF_KUNIT(fa_table_remove);
+EXPORT_SYMBOL_IF_KUNIT(fa_ovs_clear);

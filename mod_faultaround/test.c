@@ -192,319 +192,148 @@ static void parse_uint(struct kunit *test)
 	}
 }
 
-/* Fake mms and files: the table only compares their addresses. */
-#define MM(n)	((struct mm_struct *)(0x100000UL * (n)))
-#define FILE(n)	((struct file *)(0x1000UL * (n)))
-
-static struct fa_override *mk(struct kunit *test, int mm, int file,
-			      pgoff_t start, pgoff_t end, unsigned int order)
+/*
+ * VMAs that the overrides only compare: a private table of the test's, so
+ * that the module's own is never touched.
+ */
+static struct vm_area_struct *vmas(struct kunit *test, unsigned int n)
 {
-	struct fa_override *ov = kunit_kzalloc(test, sizeof(*ov), GFP_KERNEL);
+	struct vm_area_struct *v = kunit_kcalloc(test, n, sizeof(*v), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, v);
+	return v;
+}
+
+static struct fa_overrides *table(struct kunit *test)
+{
+	struct fa_overrides *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	fa_ovs_init(t);
+	return t;
+}
+
+/* Set @order on @vma in @t; the override it replaced is freed. */
+static void set(struct kunit *test, struct fa_overrides *t,
+		const struct vm_area_struct *vma, unsigned int order)
+{
+	struct fa_override *ov = fa_ov_alloc(vma, order, GFP_KERNEL), *old;
 
 	KUNIT_ASSERT_NOT_NULL(test, ov);
-	ov->key.mm = MM(mm);
-	ov->key.file = FILE(file);
-	ov->key.start = start;
-	ov->key.end = end;
-	ov->order = order;
-	return ov;
+	old = fa_ovs_set(t, ov);
+	if (old)
+		fa_ov_put(old);
 }
 
-static struct fa_table *set(struct kunit *test, struct fa_table *t,
-			    struct fa_override *ov, struct list_head *dead)
+/* The order of @vma's override in @t, or -1 if it has none. */
+static int order_of(struct fa_overrides *t, const struct vm_area_struct *vma)
 {
-	struct fa_table *new = fa_table_set(t, ov, FA_MAX_OVERRIDES, dead);
-
-	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(new));
-	kfree(t);
-	return new;
-}
-
-static void table_lookup(struct kunit *test)
-{
-	struct fa_override *a = mk(test, 1, 1, 0, 4, 0);
-	struct fa_override *b = mk(test, 1, 1, 8, 9, 4);
-	struct fa_override *c = mk(test, 1, 2, 0, 4, 2);
-	struct fa_override *d = mk(test, 2, 1, 0, 4, 3);
-	struct fa_table *t = NULL;
-	LIST_HEAD(dead);
-
-	KUNIT_EXPECT_NULL(test, fa_table_lookup(NULL, MM(1), FILE(1), 0));
-	t = set(test, t, d, &dead);
-	t = set(test, t, b, &dead);
-	t = set(test, t, c, &dead);
-	t = set(test, t, a, &dead);
-	KUNIT_EXPECT_EQ(test, t->nr, 4);
-	KUNIT_EXPECT_PTR_EQ(test, fa_table_lookup(t, MM(1), FILE(1), 0), a);
-	KUNIT_EXPECT_PTR_EQ(test, fa_table_lookup(t, MM(1), FILE(1), 3), a);
-	KUNIT_EXPECT_NULL(test, fa_table_lookup(t, MM(1), FILE(1), 4));
-	KUNIT_EXPECT_NULL(test, fa_table_lookup(t, MM(1), FILE(1), 7));
-	KUNIT_EXPECT_PTR_EQ(test, fa_table_lookup(t, MM(1), FILE(1), 8), b);
-	KUNIT_EXPECT_NULL(test, fa_table_lookup(t, MM(1), FILE(1), 9));
-	/* Same pages of another file, or of the same file in another mm. */
-	KUNIT_EXPECT_PTR_EQ(test, fa_table_lookup(t, MM(1), FILE(2), 1), c);
-	KUNIT_EXPECT_PTR_EQ(test, fa_table_lookup(t, MM(2), FILE(1), 1), d);
-	KUNIT_EXPECT_NULL(test, fa_table_lookup(t, MM(2), FILE(2), 1));
-	KUNIT_EXPECT_NULL(test, fa_table_lookup(t, MM(3), FILE(1), 1));
-	KUNIT_EXPECT_TRUE(test, list_empty(&dead));
-	kfree(t);
-}
-
-/* A new override replaces those of its mm and file that it overlaps. */
-static void table_replaces_overlap(struct kunit *test)
-{
-	struct fa_override *a = mk(test, 1, 1, 0, 4, 0);
-	struct fa_override *other_mm = mk(test, 2, 1, 0, 4, 3);
-	struct fa_override *other_file = mk(test, 1, 2, 0, 4, 3);
-	struct fa_override *b = mk(test, 1, 1, 3, 9, 4);
-	struct fa_table *t = NULL;
-	LIST_HEAD(dead);
-
-	t = set(test, t, a, &dead);
-	t = set(test, t, other_mm, &dead);
-	t = set(test, t, other_file, &dead);
-	t = set(test, t, b, &dead);
-	KUNIT_EXPECT_EQ(test, t->nr, 3);
-	KUNIT_EXPECT_NULL(test, fa_table_lookup(t, MM(1), FILE(1), 0));
-	KUNIT_EXPECT_PTR_EQ(test, fa_table_lookup(t, MM(1), FILE(1), 3), b);
-	KUNIT_EXPECT_PTR_EQ(test, fa_table_lookup(t, MM(2), FILE(1), 0),
-			    other_mm);
-	KUNIT_EXPECT_PTR_EQ(test, fa_table_lookup(t, MM(1), FILE(2), 0),
-			    other_file);
-	KUNIT_EXPECT_TRUE(test, list_is_singular(&dead));
-	KUNIT_EXPECT_PTR_EQ(test, list_first_entry(&dead, struct fa_override,
-						   dead), a);
-	kfree(t);
-}
-
-static void table_limit(struct kunit *test)
-{
-	struct fa_table *t = NULL, *new;
-	LIST_HEAD(dead);
-	int i;
-
-	for (i = 0; i < 4; i++) {
-		new = fa_table_set(t, mk(test, 1, 1, 2 * i, 2 * i + 1, 1), 4,
-				   &dead);
-		KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(new));
-		kfree(t);
-		t = new;
-	}
-	new = fa_table_set(t, mk(test, 1, 1, 100, 101, 1), 4, &dead);
-	KUNIT_EXPECT_EQ(test, PTR_ERR(new), -ENOSPC);
-	KUNIT_EXPECT_EQ(test, t->nr, 4);
-	KUNIT_EXPECT_TRUE(test, list_empty(&dead));
-	/* Replacing one at the limit is fine. */
-	new = fa_table_set(t, mk(test, 1, 1, 0, 1, 5), 4, &dead);
-	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(new));
-	KUNIT_EXPECT_EQ(test, new->nr, 4);
-	KUNIT_ASSERT_NOT_NULL(test, fa_table_lookup(new, MM(1), FILE(1), 0));
-	KUNIT_EXPECT_EQ(test, fa_table_lookup(new, MM(1), FILE(1), 0)->order, 5);
-	kfree(t);
-	kfree(new);
-}
-
-/* An override whose mapping is gone leaves at the next set, uncounted. */
-static void table_set_drops_gone(struct kunit *test)
-{
-	struct fa_override *a = mk(test, 1, 1, 0, 1, 1);
-	struct fa_override *b = mk(test, 1, 1, 2, 3, 1);
-	struct fa_table *t = NULL, *new;
-	LIST_HEAD(dead);
-
-	t = set(test, t, a, &dead);
-	t = set(test, t, b, &dead);
-	a->gone = true;
-	new = fa_table_set(t, mk(test, 1, 1, 4, 5, 1), 2, &dead);
-	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(new));
-	KUNIT_EXPECT_EQ(test, new->nr, 2);
-	KUNIT_EXPECT_NULL(test, fa_table_lookup(new, MM(1), FILE(1), 0));
-	KUNIT_EXPECT_PTR_EQ(test, fa_table_lookup(new, MM(1), FILE(1), 2), b);
-	KUNIT_EXPECT_TRUE(test, list_is_singular(&dead));
-	kfree(t);
-	kfree(new);
-}
-
-static bool match_mm(struct fa_override *ov, void *arg)
-{
-	return ov->key.mm == arg;
-}
-
-static void table_remove(struct kunit *test)
-{
-	struct fa_table *t = NULL, *new;
 	struct fa_override *ov;
-	LIST_HEAD(dead);
-	int n = 0;
+	int order;
 
-	t = set(test, t, mk(test, 1, 1, 0, 1, 1), &dead);
-	t = set(test, t, mk(test, 2, 1, 0, 1, 1), &dead);
-	t = set(test, t, mk(test, 1, 2, 0, 1, 1), &dead);
+	rcu_read_lock();
+	ov = fa_ovs_find(t, vma);
+	order = ov ? ov->o->order : -1;
+	rcu_read_unlock();
+	return order;
+}
 
-	new = fa_table_remove(t, match_mm, MM(3), &dead);
-	KUNIT_EXPECT_EQ(test, PTR_ERR(new), -ENOENT);
-	KUNIT_EXPECT_TRUE(test, list_empty(&dead));
+/* Empty the table, and wait for its overrides to be freed. */
+static void done(struct fa_overrides *t)
+{
+	fa_ovs_clear(t);
+	rcu_barrier();
+}
 
-	new = fa_table_remove(t, match_mm, MM(1), &dead);
-	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(new));
-	KUNIT_EXPECT_EQ(test, new->nr, 1);
-	KUNIT_EXPECT_NOT_NULL(test, fa_table_lookup(new, MM(2), FILE(1), 0));
-	list_for_each_entry(ov, &dead, dead)
-		n++;
-	KUNIT_EXPECT_EQ(test, n, 2);
-	kfree(t);
+/* One override per VMA: a write replaces it, and no other VMA has it. */
+static void ovs_set_replaces(struct kunit *test)
+{
+	struct vm_area_struct *v = vmas(test, 3);
+	struct fa_overrides *t = table(test);
 
-	/* Removing the last one leaves no table at all. */
-	t = fa_table_remove(new, match_mm, MM(2), &dead);
-	KUNIT_EXPECT_NULL(test, t);
-	kfree(new);
+	KUNIT_EXPECT_EQ(test, order_of(t, &v[0]), -1);
+	set(test, t, &v[0], 0);
+	set(test, t, &v[1], 4);
+	KUNIT_EXPECT_EQ(test, order_of(t, &v[0]), 0);
+	KUNIT_EXPECT_EQ(test, order_of(t, &v[1]), 4);
+	KUNIT_EXPECT_EQ(test, order_of(t, &v[2]), -1);
+	KUNIT_EXPECT_EQ(test, t->nr, 2);
+	set(test, t, &v[0], 2);
+	KUNIT_EXPECT_EQ(test, order_of(t, &v[0]), 2);
+	KUNIT_EXPECT_EQ(test, order_of(t, &v[1]), 4);
+	KUNIT_EXPECT_EQ(test, t->nr, 2);
+	done(t);
+	KUNIT_EXPECT_EQ(test, t->nr, 0);
+	KUNIT_EXPECT_EQ(test, order_of(t, &v[0]), -1);
 }
 
 /*
- * Many overrides in a scrambled order: every one is found, the slots of
- * each mm are contiguous, and fa_table_find() starts at the first slot of
- * a file that ends after the page.
+ * A copy (split, move, fork) shares its original's order and counter, and
+ * outlives it; a VMA without an override copies none.
  */
-static void table_many_sorted(struct kunit *test)
+static void ovs_dup_follows(struct kunit *test)
 {
-	const int n = 300, mms = 5, files = 3;
-	unsigned int first, last, i;
-	struct fa_table *t = NULL;
-	LIST_HEAD(dead);
-	int k;
+	struct vm_area_struct *v = vmas(test, 4);
+	struct fa_overrides *t = table(test);
+	struct fa_override *a, *b;
 
-	for (k = 0; k < n; k++) {
-		int j = (k * 7919) % n;
-
-		t = set(test, t, mk(test, 1 + j % mms, 1 + j % files,
-				    16 * j, 16 * j + 8, j % 10), &dead);
-	}
-	KUNIT_ASSERT_EQ(test, t->nr, n);
-	for (k = 0; k < n; k++) {
-		struct fa_override *ov;
-
-		ov = fa_table_lookup(t, MM(1 + k % mms), FILE(1 + k % files),
-				     16 * k + 7);
-		KUNIT_ASSERT_NOT_NULL(test, ov);
-		KUNIT_EXPECT_EQ(test, ov->order, k % 10);
-		KUNIT_EXPECT_NULL(test, fa_table_lookup(t, MM(1 + k % mms),
-							FILE(1 + k % files),
-							16 * k + 8));
-	}
-	for (k = 1; k <= mms + 1; k++) {
-		fa_table_mm(t, MM(k), &first, &last);
-		KUNIT_EXPECT_EQ(test, last - first, k <= mms ? n / mms : 0);
-		for (i = first; i < last; i++)
-			KUNIT_EXPECT_PTR_EQ(test, t->slot[i].key.mm, MM(k));
-		if (k > mms)
-			continue;
-		/* k's keys are j = k - 1 mod mms: the first one of file f. */
-		i = fa_table_find(t, first, last, FILE(1 + (k - 1) % files), 0);
-		KUNIT_ASSERT_LT(test, i, last);
-		KUNIT_EXPECT_EQ(test, t->slot[i].key.start, 16 * (k - 1));
-		i = fa_table_find(t, first, last, FILE(1 + (k - 1) % files),
-				  16 * (k - 1) + 8);
-		KUNIT_ASSERT_LT(test, i, last);
-		KUNIT_EXPECT_EQ(test, t->slot[i].key.start,
-				16 * (k - 1 + mms * files));
-	}
-	kfree(t);
+	set(test, t, &v[0], 3);
+	KUNIT_EXPECT_EQ(test, fa_ovs_dup(t, &v[0], &v[1], GFP_KERNEL), 0);
+	KUNIT_EXPECT_EQ(test, fa_ovs_dup(t, &v[2], &v[3], GFP_KERNEL), 0);
+	KUNIT_EXPECT_EQ(test, order_of(t, &v[1]), 3);
+	KUNIT_EXPECT_EQ(test, order_of(t, &v[3]), -1);
+	KUNIT_EXPECT_EQ(test, t->nr, 2);
+	rcu_read_lock();
+	a = fa_ovs_find(t, &v[0]);
+	b = fa_ovs_find(t, &v[1]);
+	KUNIT_EXPECT_TRUE(test, a && b && a != b && a->o == b->o &&
+			  refcount_read(&a->o->ref) == 2);
+	rcu_read_unlock();
+	/* A write to the copy is its own: the original keeps its order. */
+	set(test, t, &v[1], 1);
+	KUNIT_EXPECT_EQ(test, order_of(t, &v[0]), 3);
+	KUNIT_EXPECT_EQ(test, order_of(t, &v[1]), 1);
+	KUNIT_EXPECT_TRUE(test, fa_ovs_remove(t, &v[0]));
+	KUNIT_EXPECT_FALSE(test, fa_ovs_remove(t, &v[0]));
+	KUNIT_EXPECT_EQ(test, fa_ovs_dup(t, &v[0], &v[2], GFP_KERNEL), 0);
+	KUNIT_EXPECT_EQ(test, order_of(t, &v[2]), -1);
+	KUNIT_EXPECT_EQ(test, order_of(t, &v[1]), 1);
+	KUNIT_EXPECT_EQ(test, t->nr, 1);
+	done(t);
 }
 
-/* Edges: one key over two, the end of one mm's run, no table at all. */
-static void table_edges(struct kunit *test)
+/* The original goes first: its copy keeps the order. */
+static void ovs_copy_outlives(struct kunit *test)
 {
-	struct fa_override *a = mk(test, 1, 1, 0, 2, 1);
-	struct fa_override *b = mk(test, 1, 1, 4, 6, 1);
-	struct fa_override *c = mk(test, 2, 1, 0, 2, 1);
-	struct fa_override *last = mk(test, 1, 9, 0, 1, 2);
-	struct fa_override *both = mk(test, 1, 1, 1, 5, 3);
-	unsigned int first, end;
-	struct fa_table *t = NULL;
-	LIST_HEAD(dead);
+	struct vm_area_struct *v = vmas(test, 2);
+	struct fa_overrides *t = table(test);
 
-	fa_table_mm(NULL, MM(1), &first, &end);
-	KUNIT_EXPECT_EQ(test, first, 0);
-	KUNIT_EXPECT_EQ(test, end, 0);
-	KUNIT_EXPECT_EQ(test, fa_table_find(NULL, 0, 0, FILE(1), 0), 0);
-	KUNIT_EXPECT_EQ(test, PTR_ERR(fa_table_remove(NULL, match_mm, MM(1),
-						      &dead)), -ENOENT);
-
-	t = set(test, t, a, &dead);
-	t = set(test, t, b, &dead);
-	t = set(test, t, c, &dead);
-	/* The last of mm 1's run, just before mm 2's. */
-	t = set(test, t, last, &dead);
-	fa_table_mm(t, MM(1), &first, &end);
-	KUNIT_EXPECT_EQ(test, end - first, 3);
-	KUNIT_EXPECT_PTR_EQ(test, t->slot[end - 1].ov, last);
-	KUNIT_EXPECT_PTR_EQ(test, fa_table_lookup(t, MM(2), FILE(1), 0), c);
-	/* Overlapping both a and b: both go. */
-	t = set(test, t, both, &dead);
-	KUNIT_EXPECT_EQ(test, t->nr, 3);
-	KUNIT_EXPECT_PTR_EQ(test, fa_table_lookup(t, MM(1), FILE(1), 0), NULL);
-	KUNIT_EXPECT_PTR_EQ(test, fa_table_lookup(t, MM(1), FILE(1), 4), both);
-	KUNIT_EXPECT_PTR_EQ(test, fa_table_lookup(t, MM(1), FILE(9), 0), last);
-	KUNIT_EXPECT_FALSE(test, list_empty(&dead));
-	KUNIT_EXPECT_PTR_EQ(test, list_last_entry(&dead, struct fa_override,
-						  dead), b);
-	kfree(t);
+	set(test, t, &v[0], 5);
+	KUNIT_ASSERT_EQ(test, fa_ovs_dup(t, &v[0], &v[1], GFP_KERNEL), 0);
+	KUNIT_EXPECT_TRUE(test, fa_ovs_remove(t, &v[0]));
+	rcu_barrier();	/* the original freed: its share of the order too */
+	KUNIT_EXPECT_EQ(test, order_of(t, &v[1]), 5);
+	done(t);
 }
 
-/*
- * Which keys a VMA keeps alive after an unmap: only the part of the VMA
- * outside the unmapped range counts.  Pages 0-7 of FILE(1) mapped at
- * VM_START; keys for pages 0-3 and 4-7.
- */
-#define VM_START	(16 * PAGE_SIZE)
-#define VM_PAGE(n)	(VM_START + (n) * PAGE_SIZE)
-
-static unsigned long keep(struct fa_table *t, unsigned long start,
-			  unsigned long end)
+/* More VMAs than buckets: each finds its own, removals leave the rest. */
+static void ovs_many(struct kunit *test)
 {
-	unsigned long seen = 0;
-	unsigned int first, last;
+	const unsigned int n = 3 << FA_OV_HASH_BITS;
+	struct vm_area_struct *v = vmas(test, n);
+	struct fa_overrides *t = table(test);
+	unsigned int i, wrong = 0;
 
-	fa_table_mm(t, MM(1), &first, &last);
-	fa_table_keep(t, first, last, FILE(1), 0, VM_PAGE(0), VM_PAGE(8),
-		      start, end, &seen);
-	return seen;
-}
-
-static void table_keep(struct kunit *test)
-{
-	struct fa_table *t = NULL;
-	unsigned long seen = 0;
-	unsigned int first, last;
-	LIST_HEAD(dead);
-
-	t = set(test, t, mk(test, 1, 1, 0, 4, 0), &dead);
-	t = set(test, t, mk(test, 1, 1, 4, 8, 0), &dead);
-	/* No range (after a set): the whole VMA. */
-	KUNIT_EXPECT_EQ(test, keep(t, 0, 0), 3UL);
-	/* Another part of the address space. */
-	KUNIT_EXPECT_EQ(test, keep(t, VM_PAGE(100), VM_PAGE(101)), 3UL);
-	/* The whole VMA unmapped (munmap, MAP_FIXED over it). */
-	KUNIT_EXPECT_EQ(test, keep(t, VM_PAGE(0), VM_PAGE(8)), 0UL);
-	KUNIT_EXPECT_EQ(test, keep(t, 0, VM_PAGE(20)), 0UL);
-	/* mremap() of its second half, before the split: the first stays. */
-	KUNIT_EXPECT_EQ(test, keep(t, VM_PAGE(4), VM_PAGE(8)), 1UL);
-	/* ... of its first half: the second stays. */
-	KUNIT_EXPECT_EQ(test, keep(t, VM_PAGE(0), VM_PAGE(4)), 2UL);
-	/* The middle: pages 3 and 4 go, 0-2 and 5-7 stay. */
-	KUNIT_EXPECT_EQ(test, keep(t, VM_PAGE(3), VM_PAGE(5)), 3UL);
-	/* One page of the first key: the rest of it stays. */
-	KUNIT_EXPECT_EQ(test, keep(t, VM_PAGE(0), VM_PAGE(1)), 3UL);
-	/* Another file's VMA keeps nothing of FILE(1)'s keys. */
-	fa_table_mm(t, MM(1), &first, &last);
-	fa_table_keep(t, first, last, FILE(2), 0, VM_PAGE(0), VM_PAGE(8),
-		      0, 0, &seen);
-	KUNIT_EXPECT_EQ(test, seen, 0UL);
-	/* The same file from page 4 on keeps only the second key. */
-	fa_table_keep(t, first, last, FILE(1), 4, VM_PAGE(0), VM_PAGE(4),
-		      0, 0, &seen);
-	KUNIT_EXPECT_EQ(test, seen, 2UL);
-	kfree(t);
+	for (i = 0; i < n; i++)
+		set(test, t, &v[i], i % FA_NR_ORDERS);
+	for (i = 0; i < n; i += 2)
+		KUNIT_EXPECT_TRUE(test, fa_ovs_remove(t, &v[i]));
+	for (i = 0; i < n; i++)
+		wrong += order_of(t, &v[i]) != (i % 2 ? (int)(i % FA_NR_ORDERS) : -1);
+	KUNIT_EXPECT_EQ(test, wrong, 0);
+	KUNIT_EXPECT_EQ(test, t->nr, n / 2);
+	done(t);
+	KUNIT_EXPECT_EQ(test, t->nr, 0);
 }
 
 /* parse_policy: exactly "off" and "adaptive", one optional newline. */
@@ -897,14 +726,10 @@ static struct kunit_case faultaround_cases[] = {
 	KUNIT_CASE(parse_rules),
 	KUNIT_CASE(parse_limits),
 	KUNIT_CASE(parse_uint),
-	KUNIT_CASE(table_lookup),
-	KUNIT_CASE(table_replaces_overlap),
-	KUNIT_CASE(table_limit),
-	KUNIT_CASE(table_set_drops_gone),
-	KUNIT_CASE(table_remove),
-	KUNIT_CASE(table_many_sorted),
-	KUNIT_CASE(table_edges),
-	KUNIT_CASE(table_keep),
+	KUNIT_CASE(ovs_set_replaces),
+	KUNIT_CASE(ovs_dup_follows),
+	KUNIT_CASE(ovs_copy_outlives),
+	KUNIT_CASE(ovs_many),
 	KUNIT_CASE(parse_policy),
 	KUNIT_CASE(adapt_rules),
 	KUNIT_CASE(adapt_sequential),

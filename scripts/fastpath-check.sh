@@ -3,8 +3,8 @@
 # Prove from the object code that the per-VMA fault-around policy hook costs
 # nothing while no policy is registered: in the x86_64 mm/memory.o, no call
 # to a hook function is reachable from handle_mm_fault() with the static key
-# disabled, and in kernel/fork.o and mm/vma.o none from vm_area_free() or
-# remove_vma().  Built twice, CONFIG_KUNIT=n and =m: a test option must not
+# disabled, and in kernel/fork.o and mm/vma.o none from vm_area_free(),
+# vm_area_dup() or remove_vma().  Built twice, CONFIG_KUNIT=n and =m: a test option must not
 # change the fault path (in v5, VISIBLE_IF_KUNIT made the helpers global).
 # Usage: fastpath-check.sh  (FASTPATH_KUNIT="n m" picks the variants)
 . "$(dirname "$0")/lib.sh"
@@ -14,8 +14,10 @@ require_tree
 FORBIDDEN='^(fault_around|should_fault_around|fault_around_call_policy|fault_around_policy_order)$'
 KEY=fault_around_policy_key
 START=handle_mm_fault
-# The same key guards the policy's ->vma_free() where VMAs are freed.
+# The same key guards the policy's ->vma_free() and ->vma_dup() where VMAs
+# are freed and copied.
 FREE_FORBIDDEN='^fault_around_policy_vma_free$'
+DUP_FORBIDDEN='^fault_around_policy_vma_dup$'
 
 # FASTPATH_REV checks another commit, e.g. one that breaks the hook on purpose.
 commit=$(git -C "$TREE" rev-parse "${FASTPATH_REV:-HEAD}")
@@ -45,6 +47,7 @@ for kunit in ${FASTPATH_KUNIT:-n m}; do
 	echo "== CONFIG_KUNIT=$kunit"
 	if "$TOP/scripts/fastpath-check.py" "$out/mm/memory.o" "$START" "$KEY" "$FORBIDDEN" &&
 	   "$TOP/scripts/fastpath-check.py" "$out/kernel/fork.o" vm_area_free "$KEY" "$FREE_FORBIDDEN" &&
+	   "$TOP/scripts/fastpath-check.py" "$out/kernel/fork.o" vm_area_dup "$KEY" "$DUP_FORBIDDEN" &&
 	   "$TOP/scripts/fastpath-check.py" "$out/mm/vma.o" remove_vma "$KEY" "$FREE_FORBIDDEN"; then
 		summary+=("PASS CONFIG_KUNIT=$kunit")
 	else

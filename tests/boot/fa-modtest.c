@@ -6,7 +6,7 @@
  *
  *   fa-modtest [-m max_order] [-k module.ko] [test...]
  *
- * Tests: ab errors mapping handed listing exit stress unload failed
+ * Tests: ab errors mapping three handed listing exit stress unload failed
  * adaptive (default: all) and lockdown (only when named: it raises the
  * guest's lockdown for good).  "stress" unloads the module while faults
  * are in flight, "unload" under slab fault injection, "adaptive" with its
@@ -156,7 +156,7 @@ static long hits_of(const char *p)
 /* Two mappings of one file, order 0 and 4, with the global order at 2. */
 static void test_ab(void)
 {
-	/* Two opens: the overrides of one open file's pages would be one. */
+	/* Two opens: test_mapping() has VMAs of one. */
 	int fd = make_file("/tmp/fa-ab", NPAGES), fd2 = open("/tmp/fa-ab", O_RDONLY);
 	char *a = map_aligned(fd, NPAGES * page_size);
 	char *b = map_aligned(fd2, NPAGES * page_size);
@@ -427,20 +427,111 @@ static void test_errors(void)
 	close(fd);
 }
 
-/* The listing, once the overrides whose mapping went are pruned. */
-static const char *settled_vma(void)
+/* The line of the override listed for @pid at [@p, @p + @len), or NULL. */
+static const char *listed(pid_t pid, const char *p, size_t len)
 {
-	int i;
+	char key[80];
+	const char *s = slurp(DIR_ "vma"), *line;
 
-	/* Pruning is a work item: give it a moment. */
-	for (i = 0; i < 100 && strstr(slurp(DIR_ "vma"), "\n"); i++)
-		usleep(10000);
-	return slurp(DIR_ "vma");
+	snprintf(key, sizeof(key), "%d %lx-%lx ", pid, (unsigned long)p,
+		 (unsigned long)p + len);
+	for (line = s; *line; line++) {
+		if (!strncmp(line, key, strlen(key)))
+			return line + strlen(key);
+		line = strchr(line, '\n');
+		if (!line)
+			break;
+	}
+	return NULL;
+}
+
+/* @p's listed order for @pid is @order (-1: not listed). */
+static bool listed_order(pid_t pid, const char *p, size_t len, int order)
+{
+	const char *o = listed(pid, p, len);
+
+	return order < 0 ? !o : o && atoi(o) == order;
 }
 
 /*
- * An override belongs to its mapping: it follows it through mremap() and
- * a VMA split, and goes with munmap(); a new mapping at the same address
+ * Three VMAs of one open file take three orders: override, override,
+ * global.  A fork()ed child's copies keep the overrides, as they keep
+ * madvise() hints, listed under its pid; its writes are its own.
+ */
+static void test_three(void)
+{
+	int fd = make_file("/tmp/fa-three", NPAGES), pipefd[2], status;
+	size_t len = NPAGES * page_size;
+	char *a = map_aligned(fd, len), *b = map_aligned(fd, len);
+	char *c = map_aligned(fd, len);
+	long fa, fb, fc, got[4];
+	pid_t pid;
+
+	cmd("clear\n");
+	set_order(2);
+	if (!a || !b || !c || cmd("%d %p 0\n", getpid(), a) ||
+	    cmd("%d %p 4\n", getpid(), b) || pipe(pipefd)) {
+		result(false, "three", "setup failed: %s", strerror(errno));
+		return;
+	}
+	fa = read_pages(a, NPAGES);
+	fb = read_pages(b, NPAGES);
+	fc = read_pages(c, NPAGES);
+	result(fa == (long)NPAGES && fb == (long)(NPAGES >> 4) &&
+	       fc == (long)(NPAGES >> 2),
+	       "three VMAs of one open file: orders 0, 4 and the global 2",
+	       "%ld, %ld and %ld faults, expected %lu, %lu and %lu", fa, fb,
+	       fc, NPAGES, NPAGES >> 4, NPAGES >> 2);
+	result(listed_order(getpid(), a, len, 0) &&
+	       listed_order(getpid(), b, len, 4) &&
+	       listed_order(getpid(), c, len, -1),
+	       "three listed: A 0, B 4, C none", "vma: %s", slurp(DIR_ "vma"));
+
+	madvise(a, len, MADV_DONTNEED);
+	madvise(b, len, MADV_DONTNEED);
+	madvise(c, len, MADV_DONTNEED);
+	pid = fork();
+	if (!pid) {
+		got[0] = read_pages(a, NPAGES);
+		got[1] = read_pages(b, NPAGES);
+		got[2] = listed_order(getpid(), a, len, 0) &&
+			 listed_order(getpid(), b, len, 4) &&
+			 listed_order(getpid(), c, len, -1);
+		/* The child's own write: its A only. */
+		madvise(a, len, MADV_DONTNEED);
+		got[3] = cmd("%d %p 4\n", getpid(), a) ? -1 :
+			 read_pages(a, NPAGES);
+		_exit(write(pipefd[1], got, sizeof(got)) != sizeof(got));
+	}
+	if (read(pipefd[0], got, sizeof(got)) != sizeof(got))
+		got[0] = -1;
+	waitpid(pid, &status, 0);
+	result(got[0] == (long)NPAGES && got[1] == (long)(NPAGES >> 4),
+	       "three fork: the child's copies keep orders 0 and 4",
+	       "%ld and %ld faults, expected %lu and %lu", got[0], got[1],
+	       NPAGES, NPAGES >> 4);
+	result(got[2] == 1, "three fork: listed under the child's pid",
+	       "the child did not find A 0, B 4, C none");
+	fa = read_pages(a, NPAGES);
+	result(got[3] == (long)(NPAGES >> 4) && fa == (long)NPAGES &&
+	       listed_order(getpid(), a, len, 0) &&
+	       listed_order(pid, a, len, -1),
+	       "three fork: the child's write is its own",
+	       "child's A %ld faults (expected %lu), parent's %ld (expected %lu); vma: %s",
+	       got[3], NPAGES >> 4, fa, NPAGES, slurp(DIR_ "vma"));
+	cmd("clear\n");
+	set_order(4);
+	munmap(a, len);
+	munmap(b, len);
+	munmap(c, len);
+	close(pipefd[0]);
+	close(pipefd[1]);
+	close(fd);
+}
+
+/*
+ * An override belongs to its VMA: it follows it through mremap() and a
+ * VMA split, and goes with munmap(); a new mapping at the same address
  * inherits nothing.
  */
 static void test_mapping(void)
@@ -481,7 +572,7 @@ static void test_mapping(void)
 
 	/* munmap(), then another file at the same address: no override. */
 	munmap(q, len);
-	result(settled_vma()[0] == '\0', "mapping munmap removes the override",
+	result(slurp(DIR_ "vma")[0] == '\0', "mapping munmap removes the override",
 	       "vma still lists: %s", slurp(DIR_ "vma"));
 	p = mmap(q, len, PROT_READ, MAP_SHARED | MAP_FIXED, b, 0);
 	faults = p == MAP_FAILED ? -1 : read_pages(p, NPAGES);
@@ -497,7 +588,6 @@ static void test_mapping(void)
 		return;
 	}
 	munmap(p, len);
-	settled_vma();
 	p = mmap(p, len, PROT_READ, MAP_SHARED | MAP_FIXED, a, 0);
 	faults = p == MAP_FAILED ? -1 : read_pages(p, NPAGES);
 	result(faults == (long)(NPAGES >> 4),
@@ -508,15 +598,15 @@ static void test_mapping(void)
 	if (cmd("%d %p 0\n", getpid(), p))
 		result(false, "mapping", "setup failed: %s", strerror(errno));
 	p = mmap(p, len, PROT_READ, MAP_SHARED | MAP_FIXED, a, 0);
-	result(settled_vma()[0] == '\0', "mapping MAP_FIXED over it",
+	result(slurp(DIR_ "vma")[0] == '\0', "mapping MAP_FIXED over it",
 	       "vma still lists: %s", slurp(DIR_ "vma"));
 	munmap(p, len);
 	cmd("clear\n");
 
 	/*
-	 * mremap() of half of a VMA moves page tables before it splits the
-	 * VMA: the override of the half that stays must stay.  Two overrides
-	 * on one VMA: split it, set one per half, merge it back.
+	 * mremap() of half of a VMA splits it and moves one half: both
+	 * halves keep the override.  Split first, one override per half,
+	 * merged back: the VMA the kernel keeps keeps its own.
 	 */
 	p = map_aligned(a, 8 * page_size);
 	mprotect(p + 4 * page_size, 4 * page_size, PROT_NONE);
@@ -1372,6 +1462,7 @@ static const struct {
 	{ "ab", test_ab, false },
 	{ "errors", test_errors, false },
 	{ "mapping", test_mapping, false },
+	{ "three", test_three, false },
 	{ "handed", test_handed, false },
 	{ "listing", test_listing, false },
 	{ "exit", test_exit, false },
