@@ -107,7 +107,7 @@ struct fa_override {
  */
 struct fa_overrides {
 	struct hlist_head hash[1 << FA_OV_HASH_BITS];
-	spinlock_t lock;
+	spinlock_t lock;	/* insertions and removals */
 	unsigned int nr;	/* written under @lock, read with READ_ONCE() */
 };
 

@@ -8,6 +8,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/err.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
@@ -271,8 +272,11 @@ static int fa_mms(struct mm_struct **mms, int max)
 	spin_lock(&fa_ovs.lock);
 	for (b = 0; b < ARRAY_SIZE(fa_ovs.hash); b++) {
 		hlist_for_each_entry(ov, &fa_ovs.hash[b], vn.node) {
-			/* Its VMA lives while it is hashed, and so its mm. */
-			mm = ov->vn.vma->vm_mm;
+			/*
+			 * Its VMA lives while it is hashed, and so its mm;
+			 * fork() sets a copy's after the copy is hashed.
+			 */
+			mm = READ_ONCE(ov->vn.vma->vm_mm);
 			for (i = 0; i < n && mms[i] != mm; i++)
 				;
 			if (i < n)
@@ -293,6 +297,29 @@ out:
 	return n;
 }
 
+/*
+ * An array of the mms with overrides, and their number in *@n; NULL if
+ * there are none or no memory, ERR_PTR(-EAGAIN) if more came meanwhile.
+ */
+static struct mm_struct **fa_mms_alloc(int *n)
+{
+	int max = READ_ONCE(fa_ovs.nr);
+	struct mm_struct **mms;
+
+	*n = 0;
+	if (!max)
+		return NULL;
+	mms = kmalloc_array(max, sizeof(*mms), GFP_KERNEL);
+	if (!mms)
+		return NULL;
+	*n = fa_mms(mms, max);
+	if (*n < 0) {
+		kfree(mms);
+		return ERR_PTR(-EAGAIN);
+	}
+	return mms;
+}
+
 /**
  * fa_show - list the overrides, one per line
  * @m: where to
@@ -307,20 +334,15 @@ out:
 void fa_show(struct seq_file *m)
 {
 	struct mm_struct **mms;
-	int n, i, max;
 	pid_t nr;
+	int n, i;
 
+	/* Overrides copied meanwhile may need more room: try again. */
 	do {
-		max = READ_ONCE(fa_ovs.nr);
-		if (!max)
-			return;
-		mms = kmalloc_array(max, sizeof(*mms), GFP_KERNEL);
-		if (!mms)
-			return;
-		n = fa_mms(mms, max);
-		if (n < 0)
-			kfree(mms);
-	} while (n < 0);
+		mms = fa_mms_alloc(&n);
+	} while (IS_ERR(mms));
+	if (!mms)
+		return;
 	for (i = 0; i < n; i++) {
 		/* Up to 1024 mmap locks: under KCSAN, 21 s stalled RCU. */
 		cond_resched();
