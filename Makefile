@@ -8,7 +8,7 @@ S := scripts
 # The checks that `make check` runs; `make test` adds the accelerator test,
 # KUnit and the boot lab.
 CHECKS := checkpatch sparse coccicheck bisect cross fastpath module-check
-BOOT := boot-normal boot-debug boot-arm64-64k
+BOOT := boot-normal boot-debug boot-arm64-64k boot-arm
 TESTS := accel-test bench-stats kunit $(CHECKS) upstream $(BOOT) bench-quick
 
 .PHONY: help deps tree series send upstream kunit check test kernel \
@@ -98,11 +98,12 @@ check: tree
 	@$(S)/run-checks.sh $(CHECKS)
 
 # make test runs KUnit with kunit.py where no boot lab kernel runs it built
-# in: the boot lab's x86_64 kernels (4KiB pages, 512 PTEs, as UML) and its
-# arm64 64KiB-page kernel (8192 PTEs) do, beside the kselftest.  Not
-# arm64-16k (2048 PTEs, between those two; make cross compiles it): its
-# 12 min cold would take make test past CI's limit.  make kunit runs it.
-test: export KUNIT_TARGETS ?= ppc64-radix arm
+# in: the boot lab's x86_64 kernels (4KiB pages, 512 PTEs, as UML), its
+# arm64 64KiB-page kernel (8192 PTEs) and its 32-bit ARM one do, beside
+# the kselftest and the module's suite.  Not arm64-16k (2048 PTEs,
+# between those two; make cross compiles it): its 12 min cold would take
+# make test past CI's limit.  make kunit runs it.
+test: export KUNIT_TARGETS ?= ppc64-radix
 test: tree
 	@$(S)/run-checks.sh $(TESTS)
 

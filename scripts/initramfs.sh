@@ -3,8 +3,9 @@
 # Usage: initramfs.sh <variant> [bench]  (a kernel.sh variant)
 # Build the guest's initramfs for a lab kernel: busybox-static, our init,
 # the static test and benchmark programs, the series' kselftest, and the
-# sweep, built for the guest's architecture (lib.sh's GUESTS).  Only the
-# x86_64 guests have the module and its test program.  With "bench",
+# sweep, built for the guest's architecture (lib.sh's GUESTS), and the
+# module with its KUnit suite when module.sh built them.  Only the x86_64
+# guests have the module's test program, fa-modtest.  With "bench",
 # print the bench's initramfs instead: the same with a second archive
 # appended (the kernel unpacks both) that holds what only make bench
 # needs: fa-bench linked dynamically with its ld.so and libc, and an ext4

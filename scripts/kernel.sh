@@ -20,8 +20,8 @@ variant=${1:?usage: kernel.sh normal|debug|kcsan|release|base|release-kunit-m|ba
 guest=$(guest_of "$variant")
 src=$TREE
 arch=$(guest_field "$guest" 1) cross=$(guest_field "$guest" 2) image=$(guest_field "$guest" 3)
-targets=("$(basename "$image")")
-[ "$arch" != x86_64 ] || targets+=(modules)
+# modules: Module.symvers, which mod_faultaround builds against.
+targets=("$(basename "$image")" modules)
 [ "$variant" != x86_64 ] || die "the x86_64 guest's kernels are normal, debug, release..."
 frags=("$TOP/Kconfig.snippets/qemu.config" "$TOP/Kconfig.snippets/qemu-$arch.config")
 [ "$guest" = "$arch" ] || frags+=("$TOP/Kconfig.snippets/qemu-$guest.config")

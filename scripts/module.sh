@@ -10,11 +10,13 @@ variant=${1:?usage: module.sh <kernel.sh variant> [target...]}
 shift
 kdir=$BUILD/out/qemu-$variant
 out=$BUILD/mod/$variant
+guest=$(guest_of "$variant")
 "$TOP/scripts/kernel.sh" "$variant" >/dev/null
 module_sources "$out/src"
 # Without the caller's MAKEFLAGS: "make bench O=<dir>" passes O= down
 # there, and kbuild would take <dir> for the kernel's build directory.
-MAKEFLAGS= make -s -C "$out/src" KDIR="$kdir" "${@:-modules}"
+MAKEFLAGS= make -s -C "$out/src" KDIR="$kdir" ARCH="$(guest_field "$guest" 1)" \
+	CROSS_COMPILE="$(guest_field "$guest" 2)" "${@:-modules}"
 [ $# -eq 0 ] || exit 0
 # The lab kernels check module signatures (lockdown selects
 # CONFIG_MODULE_SIG) and refuse unsigned modules when locked down: sign
