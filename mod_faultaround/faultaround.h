@@ -41,11 +41,14 @@
 /* The longest command "vma" accepts: "<pid> 0x<16 digits> <order>\n". */
 #define FA_CMD_MAX_LEN		64
 /*
- * How many overrides may exist at once for a write to add one (-ENOSPC
- * beyond); the copies of split and forked VMAs count, and are never
- * refused: each is a VMA's, charged to its process's memory cgroup.
+ * How many writes' overrides may exist at once (-ENOSPC beyond), and how
+ * many overrides with the copies of split, moved and forked VMAs: a copy
+ * beyond that, or without memory, is not made (its VMA keeps the global
+ * order, and stats counts it), so that no process can grow the hash that
+ * every fault reads, and no split, mremap() or fork() fails for it.
  */
 #define FA_MAX_OVERRIDES	1024
+#define FA_MAX_COPIES		(4 * FA_MAX_OVERRIDES)
 /* Every order that fits in a page table, on any page-table geometry. */
 #define FA_NR_ORDERS		(ilog2(MAX_PTRS_PER_PTE) + 1)
 
@@ -75,7 +78,7 @@ int fa_parse_policy(const char *buf, size_t len, bool *adaptive,
  */
 struct fa_vnode {
 	struct hlist_node node;
-	const struct vm_area_struct *vma;	/* the key: compared only */
+	const struct vm_area_struct *vma;	/* the key */
 };
 
 struct fa_vnode *fa_vnode_find(const struct hlist_head *head,
@@ -87,6 +90,7 @@ struct fa_vnode *fa_vnode_find(const struct hlist_head *head,
  */
 struct fa_order {
 	refcount_t ref;			/* the overrides that share it */
+	unsigned int hashed;		/* of them in the hash, under its lock */
 	unsigned int order;
 	u64_stats_t __percpu *hits;	/* under policy.c's per-CPU syncp */
 };
@@ -98,7 +102,7 @@ struct fa_override {
 	struct rcu_head rcu;
 };
 
-#define FA_OV_HASH_BITS		8
+#define FA_OV_HASH_BITS		10	/* 4 overrides a bucket at most, on average */
 
 /*
  * The overrides, by VMA.  Lookups take RCU alone; insertions and removals
@@ -108,7 +112,10 @@ struct fa_override {
 struct fa_overrides {
 	struct hlist_head hash[1 << FA_OV_HASH_BITS];
 	spinlock_t lock;	/* insertions and removals */
-	unsigned int nr;	/* written under @lock, read with READ_ONCE() */
+	/* Written under @lock, read with READ_ONCE(): */
+	unsigned int nr;	/* overrides */
+	unsigned int writes;	/* fa_orders with an override in the hash */
+	unsigned long uncopied;	/* copies not made, under @lock */
 };
 
 void fa_ovs_init(struct fa_overrides *t);
@@ -116,8 +123,8 @@ struct fa_override *fa_ovs_find(const struct fa_overrides *t,
 				const struct vm_area_struct *vma);
 struct fa_override *fa_ovs_set(struct fa_overrides *t,
 			       struct fa_override *ov);
-int fa_ovs_dup(struct fa_overrides *t, const struct vm_area_struct *orig,
-	       const struct vm_area_struct *new, gfp_t gfp);
+void fa_ovs_dup(struct fa_overrides *t, const struct vm_area_struct *orig,
+		const struct vm_area_struct *new, unsigned int limit, gfp_t gfp);
 bool fa_ovs_remove(struct fa_overrides *t, const struct vm_area_struct *vma);
 void fa_ovs_clear(struct fa_overrides *t);
 struct fa_override *fa_ov_alloc(const struct vm_area_struct *vma,
@@ -132,7 +139,10 @@ int fa_set(struct mm_struct *mm, unsigned long addr, unsigned int order,
 int fa_default(struct mm_struct *mm, unsigned long addr, const char **why);
 void fa_clear(void);
 struct seq_file;
-void fa_show(struct seq_file *m);
+int fa_show(struct seq_file *m);
+/* The longest line fa_show() prints. */
+#define FA_SHOW_LINE_MAX	112
+unsigned long fa_overrides_uncopied(void);
 void fa_overrides_vma_free(struct vm_area_struct *vma);
 int fa_overrides_vma_dup(const struct vm_area_struct *orig,
 			 struct vm_area_struct *new);

@@ -254,13 +254,16 @@ static loff_t fa_llseek(struct file *file, loff_t off, int whence)
 
 static int fa_vma_show(struct seq_file *m, void *v)
 {
-	fa_show(m);
-	return 0;
+	return fa_show(m);
 }
 
+/* Room for every line at once: seq_file runs the show again to grow. */
 static int fa_vma_open(struct inode *inode, struct file *file)
 {
-	return single_open(file, fa_vma_show, NULL);
+	size_t size = (READ_ONCE(fa_ovs.nr) + 1) * FA_SHOW_LINE_MAX;
+
+	return single_open_size(file, fa_vma_show, NULL,
+				max_t(size_t, size, PAGE_SIZE));
 }
 
 static const struct file_operations fa_vma_fops = {
@@ -319,6 +322,7 @@ static int fa_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "adaptive_limit %u\n", FA_ADAPT_MAX_MAPPINGS);
 	seq_printf(m, "adaptive_untracked %lu\n", untracked);
 	seq_printf(m, "adaptive_evicted %lu\n", evicted);
+	seq_printf(m, "overrides_uncopied %lu\n", fa_overrides_uncopied());
 	return 0;
 }
 

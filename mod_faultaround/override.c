@@ -8,7 +8,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/err.h>
+#include <linux/bsearch.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
@@ -16,6 +16,7 @@
 #include <linux/sched/signal.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/stringify.h>
 #include <linux/workqueue.h>
 
@@ -66,17 +67,30 @@ void fa_overrides_vma_free(struct vm_area_struct *vma)
  * @new: its copy
  *
  * From the policy's ->vma_dup(), under RCU and the mmap lock: no sleeping.
- * The copy is charged to the memory cgroup of the process that makes it.
+ * Never fails the copy: FA_MAX_COPIES bounds the memory, not a cgroup's
+ * limit, which a charge that cannot wait would fail at (a page-cache
+ * heavy cgroup sits there), failing a fork() or an mremap().
  *
- * Return: 0, or -ENOMEM, which fails the split, mremap() or fork().
+ * Return: 0.
  */
 int fa_overrides_vma_dup(const struct vm_area_struct *orig,
 			 struct vm_area_struct *new)
 {
-	if (!READ_ONCE(fa_ovs.nr))
-		return 0;
-	return fa_ovs_dup(&fa_ovs, orig, new,
-			  GFP_NOWAIT | __GFP_ACCOUNT | __GFP_NOWARN);
+	if (READ_ONCE(fa_ovs.nr))
+		fa_ovs_dup(&fa_ovs, orig, new, FA_MAX_COPIES,
+			   GFP_NOWAIT | __GFP_NOWARN);
+	return 0;
+}
+
+/* The copies of overridden VMAs not made since load. */
+unsigned long fa_overrides_uncopied(void)
+{
+	unsigned long n;
+
+	spin_lock(&fa_ovs.lock);
+	n = fa_ovs.uncopied;
+	spin_unlock(&fa_ovs.lock);
+	return n;
 }
 
 /* A file VMA that faults around, or why not. */
@@ -136,7 +150,10 @@ int fa_set(struct mm_struct *mm, unsigned long addr, unsigned int order,
 		}
 		fa_registered = true;
 	}
-	/* Copies and frees of VMAs take the mmap lock for writing. */
+	/*
+	 * Copies of VMAs take the mmap lock for writing, and so do frees of
+	 * the VMAs that vma_lookup() can find.
+	 */
 	err = mmap_read_lock_killable(mm);
 	if (err)
 		goto out;
@@ -144,7 +161,7 @@ int fa_set(struct mm_struct *mm, unsigned long addr, unsigned int order,
 	err = fa_vma_usable(vma, why);
 	rcu_read_lock();
 	if (!err && !fa_ovs_find(&fa_ovs, vma) &&
-	    READ_ONCE(fa_ovs.nr) >= FA_MAX_OVERRIDES) {
+	    READ_ONCE(fa_ovs.writes) >= FA_MAX_OVERRIDES) {
 		*why = "there are " __stringify(FA_MAX_OVERRIDES) " overrides already";
 		err = -ENOSPC;
 	}
@@ -212,25 +229,83 @@ void fa_clear(void)
 	mutex_unlock(&fa_lock);
 }
 
-/*
- * The pid, in the reader's namespace, of the process whose mm is @mm (a
- * vfork child runs in its parent's): 0 if none is there.
- */
-static pid_t fa_pid_of(const struct mm_struct *mm)
+/* An mm with overrides, and the pid it is listed under. */
+struct fa_mm_pid {
+	struct mm_struct *mm;
+	pid_t nr;
+};
+
+static int fa_mm_cmp(const void *a, const void *b)
 {
-	struct task_struct *g, *t;
-	pid_t nr = 0;
+	const struct mm_struct *x = ((const struct fa_mm_pid *)a)->mm;
+	const struct mm_struct *y = ((const struct fa_mm_pid *)b)->mm;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The mms of the overrides into @mms, each with a reference (mmgrab()),
+ * sorted and without duplicates; how many.  @mms has room for
+ * FA_MAX_COPIES, more than the hash ever holds.
+ */
+static int fa_mms(struct fa_mm_pid *mms)
+{
+	struct fa_override *ov;
+	int n = 0, i, j, b;
+
+	spin_lock(&fa_ovs.lock);
+	for (b = 0; b < ARRAY_SIZE(fa_ovs.hash); b++) {
+		hlist_for_each_entry(ov, &fa_ovs.hash[b], vn.node) {
+			if (WARN_ON_ONCE(n == FA_MAX_COPIES))
+				break;
+			/*
+			 * Its VMA lives while it is hashed, and so its mm;
+			 * fork() sets a copy's after the copy is hashed.
+			 */
+			mms[n].mm = data_race(ov->vn.vma->vm_mm);
+			mmgrab(mms[n++].mm);
+		}
+	}
+	spin_unlock(&fa_ovs.lock);
+	sort(mms, n, sizeof(*mms), fa_mm_cmp, NULL);
+	for (i = 0, j = 0; i < n; i++) {
+		if (j && mms[j - 1].mm == mms[i].mm) {
+			mmdrop(mms[i].mm);
+			continue;
+		}
+		mms[j].mm = mms[i].mm;
+		mms[j++].nr = 0;
+	}
+	return j;
+}
+
+/*
+ * The pid, in the reader's namespace, of each of the @n mms' process: a
+ * thread group whose live thread has it, not a vfork() child or a kernel
+ * thread that borrows it; 0 if none.  One walk over the processes.
+ */
+static void fa_pids(struct fa_mm_pid *mms, int n)
+{
+	struct fa_mm_pid key, *found;
+	struct task_struct *p, *t;
 
 	rcu_read_lock();
-	for_each_process_thread(g, t) {
-		if (READ_ONCE(t->mm) != mm || in_vfork(t))
+	for_each_process(p) {
+		if (p->flags & PF_KTHREAD || in_vfork(p))
 			continue;
-		nr = task_tgid_vnr(t);
-		if (nr)
-			break;
+		/* A leader that exited before its threads has no mm. */
+		key.mm = NULL;
+		for_each_thread(p, t) {
+			key.mm = READ_ONCE(t->mm);
+			if (key.mm)
+				break;
+		}
+		found = key.mm ? bsearch(&key, mms, n, sizeof(*mms),
+					 fa_mm_cmp) : NULL;
+		if (found && !found->nr)
+			found->nr = task_tgid_vnr(p);
 	}
 	rcu_read_unlock();
-	return nr;
 }
 
 /* List the overrides of @mm's VMAs, as the process @nr. */
@@ -259,67 +334,6 @@ static void fa_show_mm(struct seq_file *m, struct mm_struct *mm, pid_t nr)
 	mmput(mm);
 }
 
-/*
- * The mms with overrides, each with a reference (mmgrab()), into @mms of
- * room for @max; how many, or -EAGAIN if there is no room for them all.
- */
-static int fa_mms(struct mm_struct **mms, int max)
-{
-	struct fa_override *ov;
-	struct mm_struct *mm;
-	int n = 0, i, b;
-
-	spin_lock(&fa_ovs.lock);
-	for (b = 0; b < ARRAY_SIZE(fa_ovs.hash); b++) {
-		hlist_for_each_entry(ov, &fa_ovs.hash[b], vn.node) {
-			/*
-			 * Its VMA lives while it is hashed, and so its mm;
-			 * fork() sets a copy's after the copy is hashed.
-			 */
-			mm = READ_ONCE(ov->vn.vma->vm_mm);
-			for (i = 0; i < n && mms[i] != mm; i++)
-				;
-			if (i < n)
-				continue;
-			if (n == max) {
-				n = -EAGAIN;
-				goto out;
-			}
-			mmgrab(mm);
-			mms[n++] = mm;
-		}
-	}
-out:
-	spin_unlock(&fa_ovs.lock);
-	if (n < 0)
-		for (i = 0; i < max; i++)
-			mmdrop(mms[i]);
-	return n;
-}
-
-/*
- * An array of the mms with overrides, and their number in *@n; NULL if
- * there are none or no memory, ERR_PTR(-EAGAIN) if more came meanwhile.
- */
-static struct mm_struct **fa_mms_alloc(int *n)
-{
-	int max = READ_ONCE(fa_ovs.nr);
-	struct mm_struct **mms;
-
-	*n = 0;
-	if (!max)
-		return NULL;
-	mms = kmalloc_array(max, sizeof(*mms), GFP_KERNEL);
-	if (!mms)
-		return NULL;
-	*n = fa_mms(mms, max);
-	if (*n < 0) {
-		kfree(mms);
-		return ERR_PTR(-EAGAIN);
-	}
-	return mms;
-}
-
 /**
  * fa_show - list the overrides, one per line
  * @m: where to
@@ -329,29 +343,32 @@ static struct mm_struct **fa_mms_alloc(int *n)
  * listed), its VMA, the order, the faults it decided (with those of the
  * VMAs it was split, moved or forked into, which share them), and the
  * page offsets in the file that the VMA maps.  A VMA being copied by
- * fork() may be missing from a read that runs beside it.
+ * fork() may be missing from a read that runs beside it.  Costs
+ * O(overrides log overrides + processes log mms + the mms' VMAs), and
+ * an mmap lock per mm, outside the module's locks.
+ *
+ * Return: 0, or -ENOMEM.
  */
-void fa_show(struct seq_file *m)
+int fa_show(struct seq_file *m)
 {
-	struct mm_struct **mms;
-	pid_t nr;
+	struct fa_mm_pid *mms;
 	int n, i;
 
-	/* Overrides copied meanwhile may need more room: try again. */
-	do {
-		mms = fa_mms_alloc(&n);
-	} while (IS_ERR(mms));
+	if (!READ_ONCE(fa_ovs.nr))
+		return 0;
+	mms = kvmalloc_array(FA_MAX_COPIES, sizeof(*mms), GFP_KERNEL);
 	if (!mms)
-		return;
+		return -ENOMEM;
+	n = fa_mms(mms);
+	fa_pids(mms, n);
 	for (i = 0; i < n; i++) {
-		/* Up to 1024 mmap locks: under KCSAN, 21 s stalled RCU. */
 		cond_resched();
-		nr = fa_pid_of(mms[i]);
-		if (nr)
-			fa_show_mm(m, mms[i], nr);
-		mmdrop(mms[i]);
+		if (mms[i].nr && !fatal_signal_pending(current))
+			fa_show_mm(m, mms[i].mm, mms[i].nr);
+		mmdrop(mms[i].mm);
 	}
-	kfree(mms);
+	kvfree(mms);
+	return 0;
 }
 
 void fa_overrides_init(void)

@@ -47,6 +47,8 @@ void fa_ovs_init(struct fa_overrides *t)
 		INIT_HLIST_HEAD(&t->hash[i]);
 	spin_lock_init(&t->lock);
 	t->nr = 0;
+	t->writes = 0;
+	t->uncopied = 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(fa_ovs_init);
 
@@ -137,6 +139,8 @@ static void fa_ovs_unhash(struct fa_overrides *t, struct fa_override *ov)
 	lockdep_assert_held(&t->lock);
 	hlist_del_rcu(&ov->vn.node);
 	WRITE_ONCE(t->nr, t->nr - 1);
+	if (!--ov->o->hashed)
+		WRITE_ONCE(t->writes, t->writes - 1);
 }
 
 /* Under @t->lock: put @ov in. */
@@ -145,6 +149,8 @@ static void fa_ovs_hash(struct fa_overrides *t, struct fa_override *ov)
 	lockdep_assert_held(&t->lock);
 	hlist_add_head_rcu(&ov->vn.node, &t->hash[fa_ovs_index(ov->vn.vma)]);
 	WRITE_ONCE(t->nr, t->nr + 1);
+	if (!ov->o->hashed++)
+		WRITE_ONCE(t->writes, t->writes + 1);
 }
 
 /**
@@ -174,15 +180,15 @@ EXPORT_SYMBOL_IF_KUNIT(fa_ovs_set);
  * @t: the overrides
  * @orig: the VMA copied, only compared
  * @new: its copy, only compared
+ * @limit: the most overrides @t may hold
  * @gfp: the allocation's flags
  *
  * The copy shares @orig's fa_order: the same order, its hits counted
- * together.
- *
- * Return: 0 (also if @orig has no override), or -ENOMEM.
+ * together.  At @limit, or without memory, it gets none, and
+ * @t->uncopied counts it.
  */
-int fa_ovs_dup(struct fa_overrides *t, const struct vm_area_struct *orig,
-	       const struct vm_area_struct *new, gfp_t gfp)
+void fa_ovs_dup(struct fa_overrides *t, const struct vm_area_struct *orig,
+		const struct vm_area_struct *new, unsigned int limit, gfp_t gfp)
 {
 	struct fa_override *ov, *from;
 
@@ -191,23 +197,22 @@ int fa_ovs_dup(struct fa_overrides *t, const struct vm_area_struct *orig,
 	from = fa_ovs_find(t, orig);
 	rcu_read_unlock();
 	if (!from)
-		return 0;
-	ov = kzalloc(sizeof(*ov), gfp);
-	if (!ov)
-		return -ENOMEM;
-	ov->vn.vma = new;
+		return;
+	ov = READ_ONCE(t->nr) < limit ? kzalloc(sizeof(*ov), gfp) : NULL;
 	spin_lock(&t->lock);
 	/* Removed meanwhile: the copy has none either. */
 	from = fa_ovs_find(t, orig);
-	if (from) {
+	if (from && (!ov || t->nr >= limit)) {
+		t->uncopied++;
+	} else if (from) {
+		ov->vn.vma = new;
 		refcount_inc(&from->o->ref);
 		ov->o = from->o;
 		fa_ovs_hash(t, ov);
+		ov = NULL;
 	}
 	spin_unlock(&t->lock);
-	if (!from)
-		kfree(ov);
-	return 0;
+	kfree(ov);
 }
 EXPORT_SYMBOL_IF_KUNIT(fa_ovs_dup);
 

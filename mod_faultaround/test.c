@@ -278,8 +278,8 @@ static void ovs_dup_follows(struct kunit *test)
 	struct fa_override *a, *b;
 
 	set(test, t, &v[0], 3);
-	KUNIT_EXPECT_EQ(test, fa_ovs_dup(t, &v[0], &v[1], GFP_KERNEL), 0);
-	KUNIT_EXPECT_EQ(test, fa_ovs_dup(t, &v[2], &v[3], GFP_KERNEL), 0);
+	fa_ovs_dup(t, &v[0], &v[1], UINT_MAX, GFP_KERNEL);
+	fa_ovs_dup(t, &v[2], &v[3], UINT_MAX, GFP_KERNEL);
 	KUNIT_EXPECT_EQ(test, order_of(t, &v[1]), 3);
 	KUNIT_EXPECT_EQ(test, order_of(t, &v[3]), -1);
 	KUNIT_EXPECT_EQ(test, t->nr, 2);
@@ -295,7 +295,7 @@ static void ovs_dup_follows(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, order_of(t, &v[1]), 1);
 	KUNIT_EXPECT_TRUE(test, fa_ovs_remove(t, &v[0]));
 	KUNIT_EXPECT_FALSE(test, fa_ovs_remove(t, &v[0]));
-	KUNIT_EXPECT_EQ(test, fa_ovs_dup(t, &v[0], &v[2], GFP_KERNEL), 0);
+	fa_ovs_dup(t, &v[0], &v[2], UINT_MAX, GFP_KERNEL);
 	KUNIT_EXPECT_EQ(test, order_of(t, &v[2]), -1);
 	KUNIT_EXPECT_EQ(test, order_of(t, &v[1]), 1);
 	KUNIT_EXPECT_EQ(test, t->nr, 1);
@@ -309,11 +309,41 @@ static void ovs_copy_outlives(struct kunit *test)
 	struct fa_overrides *t = table(test);
 
 	set(test, t, &v[0], 5);
-	KUNIT_ASSERT_EQ(test, fa_ovs_dup(t, &v[0], &v[1], GFP_KERNEL), 0);
+	fa_ovs_dup(t, &v[0], &v[1], UINT_MAX, GFP_KERNEL);
 	KUNIT_EXPECT_TRUE(test, fa_ovs_remove(t, &v[0]));
 	rcu_barrier();	/* the original freed: its share of the order too */
 	KUNIT_EXPECT_EQ(test, order_of(t, &v[1]), 5);
 	done(t);
+}
+
+/*
+ * Copies stop at the limit, counted, and never fail; writes are counted
+ * once however many VMAs share them, until the last goes.
+ */
+static void ovs_copy_limit(struct kunit *test)
+{
+	struct vm_area_struct *v = vmas(test, 4);
+	struct fa_overrides *t = table(test);
+
+	set(test, t, &v[0], 2);
+	fa_ovs_dup(t, &v[0], &v[1], 2, GFP_KERNEL);
+	fa_ovs_dup(t, &v[0], &v[2], 2, GFP_KERNEL);
+	KUNIT_EXPECT_EQ(test, order_of(t, &v[1]), 2);
+	KUNIT_EXPECT_EQ(test, order_of(t, &v[2]), -1);
+	KUNIT_EXPECT_EQ(test, t->nr, 2);
+	KUNIT_EXPECT_EQ(test, t->uncopied, 1);
+	KUNIT_EXPECT_EQ(test, t->writes, 1);
+	set(test, t, &v[3], 1);
+	KUNIT_EXPECT_EQ(test, t->writes, 2);
+	KUNIT_EXPECT_TRUE(test, fa_ovs_remove(t, &v[0]));
+	KUNIT_EXPECT_EQ(test, t->writes, 2);
+	KUNIT_EXPECT_TRUE(test, fa_ovs_remove(t, &v[1]));
+	KUNIT_EXPECT_EQ(test, t->writes, 1);
+	/* A write that replaces a VMA's own override: still one. */
+	set(test, t, &v[3], 5);
+	KUNIT_EXPECT_EQ(test, t->writes, 1);
+	done(t);
+	KUNIT_EXPECT_EQ(test, t->writes, 0);
 }
 
 /* More VMAs than buckets: each finds its own, removals leave the rest. */
@@ -729,6 +759,7 @@ static struct kunit_case faultaround_cases[] = {
 	KUNIT_CASE(ovs_set_replaces),
 	KUNIT_CASE(ovs_dup_follows),
 	KUNIT_CASE(ovs_copy_outlives),
+	KUNIT_CASE(ovs_copy_limit),
 	KUNIT_CASE(ovs_many),
 	KUNIT_CASE(parse_policy),
 	KUNIT_CASE(adapt_rules),

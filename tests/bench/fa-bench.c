@@ -752,8 +752,8 @@ static void *thread_fn(void *arg)
 
 /*
  * -H: n one-page mappings of pages 0, 2, 4, ... of a new file: never
- * adjacent in the file, so they never merge, and mod_faultaround's
- * overrides, which are for pages of a file, are n different ones.
+ * adjacent in the file, so they never merge: n VMAs, for n of
+ * mod_faultaround's overrides, which are per VMA.
  */
 static void __attribute__((noreturn)) hold(unsigned int n, const char *dir)
 {

@@ -7,8 +7,8 @@
  *   fa-modtest [-m max_order] [-k module.ko] [test...]
  *
  * Tests: ab errors mapping three handed listing exit stress unload failed
- * adaptive (default: all) and lockdown (only when named: it raises the
- * guest's lockdown for good).  "stress" unloads the module while faults
+ * dupfail adaptive (default: all) and lockdown (only when named: it
+ * raises the guest's lockdown for good).  "stress" unloads the module while faults
  * are in flight, "unload" under slab fault injection, "adaptive" with its
  * policy on and faults in flight; they load it again from -k.
  */
@@ -1428,6 +1428,60 @@ static void test_failed_set(void)
  * checks only at open), and nothing changes.  Loads the module itself,
  * and leaves the guest locked down: init runs it last.
  */
+/*
+ * The child, a fifth of whose slab allocations fail: split its copy of
+ * an overridden VMA (order 0) 60 times and merge it back.  A split fails
+ * with ENOMEM, or both halves keep the override.  Bits: 1 a split failed,
+ * 2 one worked, 4 a half faulted at another order or another errno.
+ */
+static int failing_splits(void *arg)
+{
+	size_t half = NPAGES / 2 * page_size;
+	char *p = arg;
+	int bits = 0, i;
+
+	if (put("/proc/self/make-it-fail", "1", 1))
+		return 254;
+	for (i = 0; i < 60; i++) {
+		if (mprotect(p + half, half, PROT_READ | PROT_EXEC)) {
+			bits |= errno == ENOMEM ? 1 : 4;
+			continue;
+		}
+		bits |= 2;
+		madvise(p, 2 * half, MADV_DONTNEED);
+		if (read_pages(p, NPAGES) != (long)NPAGES)
+			bits |= 4;
+		mprotect(p + half, half, PROT_READ);
+	}
+	return bits;
+}
+
+/* A VMA copy whose override cannot be copied fails; none loses it. */
+static void test_dupfail(void)
+{
+	int fd = make_file("/tmp/fa-dupfail", NPAGES), got;
+	char *p = map_aligned(fd, NPAGES * page_size);
+
+	cmd("clear\n");
+	set_order(4);
+	if (!p || cmd("%d %p 0\n", getpid(), p) ||
+	    failslab("task-filter", "Y") || failslab("ignore-gfp-wait", "N") ||
+	    failslab("verbose", "0") || failslab("interval", "1") ||
+	    failslab("times", "-1") || failslab("probability", "20")) {
+		result(false, "dupfail", "setup failed: %s", strerror(errno));
+		return;
+	}
+	got = in_child(failing_splits, p);
+	failslab("probability", "0");
+	result(got == 3, "dupfail: splits under failslab fail (ENOMEM) or keep the override",
+	       "%s%s%s(status %d)", got & 1 ? "" : "none failed; ",
+	       got & 2 ? "" : "none worked; ",
+	       got & 4 ? "a half lost its order, or another errno; " : "", got);
+	cmd("clear\n");
+	munmap(p, NPAGES * page_size);
+	close(fd);
+}
+
 static void test_lockdown(void)
 {
 	char before[4096];
@@ -1472,6 +1526,7 @@ static const struct {
 	{ "stress", test_stress, false },
 	{ "unload", test_unload, false },
 	{ "failed", test_failed_set, false },
+	{ "dupfail", test_dupfail, false },
 	{ "adaptive", test_adaptive, false },
 	{ "lockdown", test_lockdown, true },
 };
