@@ -48,7 +48,7 @@
  * every fault reads, and no split, mremap() or fork() fails for it.
  */
 #define FA_MAX_OVERRIDES	1024
-#define FA_MAX_COPIES		(4 * FA_MAX_OVERRIDES)
+#define FA_MAX_COPIES		4096	/* four per write on average */
 /* Every order that fits in a page table, on any page-table geometry. */
 #define FA_NR_ORDERS		(ilog2(MAX_PTRS_PER_PTE) + 1)
 
@@ -121,8 +121,8 @@ struct fa_overrides {
 void fa_ovs_init(struct fa_overrides *t);
 struct fa_override *fa_ovs_find(const struct fa_overrides *t,
 				const struct vm_area_struct *vma);
-struct fa_override *fa_ovs_set(struct fa_overrides *t,
-			       struct fa_override *ov);
+struct fa_override *fa_ovs_set(struct fa_overrides *t, struct fa_override *ov,
+			       unsigned int writes, unsigned int limit);
 void fa_ovs_dup(struct fa_overrides *t, const struct vm_area_struct *orig,
 		const struct vm_area_struct *new, unsigned int limit, gfp_t gfp);
 bool fa_ovs_remove(struct fa_overrides *t, const struct vm_area_struct *vma);

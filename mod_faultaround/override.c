@@ -9,6 +9,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bsearch.h>
+#include <linux/err.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
@@ -159,17 +160,17 @@ int fa_set(struct mm_struct *mm, unsigned long addr, unsigned int order,
 		goto out;
 	vma = vma_lookup(mm, addr);
 	err = fa_vma_usable(vma, why);
-	rcu_read_lock();
-	if (!err && !fa_ovs_find(&fa_ovs, vma) &&
-	    READ_ONCE(fa_ovs.writes) >= FA_MAX_OVERRIDES) {
-		*why = "there are " __stringify(FA_MAX_OVERRIDES) " overrides already";
-		err = -ENOSPC;
-	}
-	rcu_read_unlock();
 	if (!err) {
 		ov->vn.vma = vma;
-		old = fa_ovs_set(&fa_ovs, ov);
-		ov = NULL;
+		old = fa_ovs_set(&fa_ovs, ov, FA_MAX_OVERRIDES, FA_MAX_COPIES);
+		if (IS_ERR(old)) {
+			*why = "there are the overrides of " __stringify(FA_MAX_OVERRIDES)
+			       " writes, or " __stringify(FA_MAX_COPIES) " with their copies, already";
+			err = PTR_ERR(old);
+			old = NULL;
+		} else {
+			ov = NULL;
+		}
 	}
 	mmap_read_unlock(mm);
 	if (old)

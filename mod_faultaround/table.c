@@ -6,6 +6,7 @@
  * one (override.c); the KUnit suite makes its own.
  */
 #include <kunit/visibility.h>
+#include <linux/err.h>
 #include <linux/hash.h>
 #include <linux/percpu.h>
 #include <linux/rculist.h>
@@ -157,18 +158,27 @@ static void fa_ovs_hash(struct fa_overrides *t, struct fa_override *ov)
  * fa_ovs_set - give @ov's VMA the override @ov
  * @t: the overrides
  * @ov: the new override (fa_ov_alloc())
+ * @writes: the most writes' overrides @t may hold
+ * @limit: the most overrides @t may hold, copies included
  *
- * Return: the override of that VMA that @ov replaces, for fa_ov_put(), or
- * NULL.
+ * A write that replaces its VMA's override is never refused.
+ *
+ * Return: the override of that VMA that @ov replaces, for fa_ov_put(),
+ * NULL, or ERR_PTR(-ENOSPC) at a limit, when nothing changed.
  */
-struct fa_override *fa_ovs_set(struct fa_overrides *t, struct fa_override *ov)
+struct fa_override *fa_ovs_set(struct fa_overrides *t, struct fa_override *ov,
+			       unsigned int writes, unsigned int limit)
 {
 	struct fa_override *old;
 
 	spin_lock(&t->lock);
 	old = fa_ovs_find(t, ov->vn.vma);
-	if (old)
+	if (old) {
 		fa_ovs_unhash(t, old);
+	} else if (t->writes >= writes || t->nr >= limit) {
+		spin_unlock(&t->lock);
+		return ERR_PTR(-ENOSPC);
+	}
 	fa_ovs_hash(t, ov);
 	spin_unlock(&t->lock);
 	return old;

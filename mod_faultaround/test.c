@@ -213,16 +213,32 @@ static struct fa_overrides *table(struct kunit *test)
 	return t;
 }
 
-/* Set @order on @vma in @t; the override it replaced is freed. */
-static void set(struct kunit *test, struct fa_overrides *t,
-		const struct vm_area_struct *vma, unsigned int order)
+/*
+ * Set @order on @vma in @t within the limits: 0, or -ENOSPC with @t as it
+ * was.  The override it replaced is freed.
+ */
+static int set_within(struct kunit *test, struct fa_overrides *t,
+		      const struct vm_area_struct *vma, unsigned int order,
+		      unsigned int writes, unsigned int limit)
 {
 	struct fa_override *ov = fa_ov_alloc(vma, order, GFP_KERNEL), *old;
 
 	KUNIT_ASSERT_NOT_NULL(test, ov);
-	old = fa_ovs_set(t, ov);
+	old = fa_ovs_set(t, ov, writes, limit);
+	if (IS_ERR(old)) {
+		fa_ov_free(ov);
+		return PTR_ERR(old);
+	}
 	if (old)
 		fa_ov_put(old);
+	return 0;
+}
+
+static void set(struct kunit *test, struct fa_overrides *t,
+		const struct vm_area_struct *vma, unsigned int order)
+{
+	KUNIT_ASSERT_EQ(test, set_within(test, t, vma, order, UINT_MAX,
+					 UINT_MAX), 0);
 }
 
 /* The order of @vma's override in @t, or -1 if it has none. */
@@ -342,6 +358,13 @@ static void ovs_copy_limit(struct kunit *test)
 	/* A write that replaces a VMA's own override: still one. */
 	set(test, t, &v[3], 5);
 	KUNIT_EXPECT_EQ(test, t->writes, 1);
+	/* At either limit a new one is refused; replacing one is not. */
+	KUNIT_EXPECT_EQ(test, set_within(test, t, &v[0], 1, 1, UINT_MAX), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, set_within(test, t, &v[0], 1, UINT_MAX, 1), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, order_of(t, &v[0]), -1);
+	KUNIT_EXPECT_EQ(test, set_within(test, t, &v[3], 0, 1, 1), 0);
+	KUNIT_EXPECT_EQ(test, order_of(t, &v[3]), 0);
+	KUNIT_EXPECT_EQ(test, t->nr, 1);
 	done(t);
 	KUNIT_EXPECT_EQ(test, t->writes, 0);
 }
