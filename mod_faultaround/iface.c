@@ -257,11 +257,16 @@ static int fa_vma_show(struct seq_file *m, void *v)
 	return fa_show(m);
 }
 
-/* Room for every line at once: seq_file runs the show again to grow. */
+/*
+ * A reader's buffer has room for every line at once: seq_file runs the
+ * show again to grow it.  A writer's needs none.
+ */
 static int fa_vma_open(struct inode *inode, struct file *file)
 {
 	size_t size = (READ_ONCE(fa_ovs.nr) + 1) * FA_SHOW_LINE_MAX;
 
+	if (!(file->f_mode & FMODE_READ))
+		return single_open(file, fa_vma_show, NULL);
 	return single_open_size(file, fa_vma_show, NULL,
 				max_t(size_t, size, PAGE_SIZE));
 }

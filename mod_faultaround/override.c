@@ -247,7 +247,7 @@ static int fa_mm_cmp(const void *a, const void *b)
 /*
  * The mms of the overrides into @mms, each with a reference (mmgrab()),
  * sorted and without duplicates; how many.  @mms has room for
- * FA_MAX_COPIES, more than the hash ever holds.
+ * FA_MAX_COPIES, as many as the hash ever holds.
  */
 static int fa_mms(struct fa_mm_pid *mms)
 {

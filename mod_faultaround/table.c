@@ -161,7 +161,8 @@ static void fa_ovs_hash(struct fa_overrides *t, struct fa_override *ov)
  * @writes: the most writes' overrides @t may hold
  * @limit: the most overrides @t may hold, copies included
  *
- * A write that replaces its VMA's override is never refused.
+ * A write that replaces its VMA's override is refused only if that one
+ * was shared with copies, as it then adds a write.
  *
  * Return: the override of that VMA that @ov replaces, for fa_ov_put(),
  * NULL, or ERR_PTR(-ENOSPC) at a limit, when nothing changed.
@@ -173,12 +174,13 @@ struct fa_override *fa_ovs_set(struct fa_overrides *t, struct fa_override *ov,
 
 	spin_lock(&t->lock);
 	old = fa_ovs_find(t, ov->vn.vma);
-	if (old) {
-		fa_ovs_unhash(t, old);
-	} else if (t->writes >= writes || t->nr >= limit) {
+	if (old ? old->o->hashed > 1 && t->writes >= writes :
+		  t->writes >= writes || t->nr >= limit) {
 		spin_unlock(&t->lock);
 		return ERR_PTR(-ENOSPC);
 	}
+	if (old)
+		fa_ovs_unhash(t, old);
 	fa_ovs_hash(t, ov);
 	spin_unlock(&t->lock);
 	return old;

@@ -365,6 +365,12 @@ static void ovs_copy_limit(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, set_within(test, t, &v[3], 0, 1, 1), 0);
 	KUNIT_EXPECT_EQ(test, order_of(t, &v[3]), 0);
 	KUNIT_EXPECT_EQ(test, t->nr, 1);
+	/* Replacing a shared one adds a write: refused at the limit. */
+	fa_ovs_dup(t, &v[3], &v[0], UINT_MAX, GFP_KERNEL);
+	KUNIT_EXPECT_EQ(test, set_within(test, t, &v[0], 3, 1, UINT_MAX), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, order_of(t, &v[0]), 0);
+	KUNIT_EXPECT_EQ(test, set_within(test, t, &v[0], 3, 2, UINT_MAX), 0);
+	KUNIT_EXPECT_EQ(test, t->writes, 2);
 	done(t);
 	KUNIT_EXPECT_EQ(test, t->writes, 0);
 }
