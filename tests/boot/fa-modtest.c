@@ -7,7 +7,7 @@
  *   fa-modtest [-m max_order] [-k module.ko] [test...]
  *
  * Tests: ab errors mapping three handed listing exit stress unload failed
- * dupfail adaptive (default: all) and lockdown (only when named: it
+ * dupfail threads adaptive (default: all) and lockdown (only when named: it
  * raises the guest's lockdown for good).  "stress" unloads the module while faults
  * are in flight, "unload" under slab fault injection, "adaptive" with its
  * policy on and faults in flight; they load it again from -k.
@@ -1517,6 +1517,65 @@ static void test_dupfail(void)
 	close(fd);
 }
 
+struct share {
+	const char *p;
+	size_t pages;
+	long faults;
+};
+
+static void *read_share(void *arg)
+{
+	struct share *s = arg;
+
+	s->faults = read_pages(s->p, s->pages);
+	return NULL;
+}
+
+/*
+ * 1, 2 and 8 threads read one adaptive mapping at once, each its own
+ * contiguous share in order: one state for all of them, which still maps
+ * around (fewer faults than pages), under the debug kernel's checkers.
+ */
+static void test_threads(void)
+{
+	static const int counts[] = { 1, 2, 8 };
+	int fd = make_file("/tmp/fa-threads", NPAGES), i, j, n;
+	size_t len = NPAGES * page_size;
+	struct share sh[8];
+	pthread_t t[8];
+	char name[64];
+	long total;
+	char *p;
+
+	cmd("clear\n");
+	if (set_policy("adaptive\n")) {
+		result(false, "threads", "policy: %s", strerror(errno));
+		return;
+	}
+	for (i = 0; i < 3; i++) {
+		n = counts[i];
+		p = map_aligned(fd, len);
+		for (j = 0; p && j < n; j++) {
+			sh[j] = (struct share){ p + j * len / n, NPAGES / n, -1 };
+			pthread_create(&t[j], NULL, read_share, &sh[j]);
+		}
+		for (total = 0, j = 0; p && j < n; j++) {
+			pthread_join(t[j], NULL);
+			total += sh[j].faults;
+		}
+		snprintf(name, sizeof(name),
+			 "threads: %d on one adaptive mapping, one state, maps around", n);
+		result(p && total > 0 && total < (long)NPAGES &&
+		       adaptive_line(getpid(), p), name,
+		       "%ld faults for %lu pages; listed: %s", total, NPAGES,
+		       p && adaptive_line(getpid(), p) ? "yes" : "no");
+		if (p)
+			munmap(p, len);
+	}
+	set_policy("off\n");
+	close(fd);
+}
+
 static void test_lockdown(void)
 {
 	char before[4096];
@@ -1562,6 +1621,7 @@ static const struct {
 	{ "unload", test_unload, false },
 	{ "failed", test_failed_set, false },
 	{ "dupfail", test_dupfail, false },
+	{ "threads", test_threads, false },
 	{ "adaptive", test_adaptive, false },
 	{ "lockdown", test_lockdown, true },
 };
