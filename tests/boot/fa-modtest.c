@@ -7,10 +7,11 @@
  *   fa-modtest [-m max_order] [-k module.ko] [test...]
  *
  * Tests: ab errors mapping three handed listing exit stress unload failed
- * dupfail threads adaptive (default: all) and lockdown (only when named: it
- * raises the guest's lockdown for good).  "stress" unloads the module while faults
- * are in flight, "unload" under slab fault injection, "adaptive" with its
- * policy on and faults in flight; they load it again from -k.
+ * dupfail threads adaptive (default: all) and lockdown (only when named:
+ * it raises the guest's lockdown for good).  "stress" unloads the module
+ * while faults are in flight, "unload" under slab fault injection,
+ * "adaptive" with its policy on and faults in flight; they load it again
+ * from -k.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -1506,7 +1507,8 @@ static void test_dupfail(void)
 	failslab("probability", "0");
 	failslab("cache-filter", "N");
 	put("/sys/kernel/slab/kmalloc-64/failslab", "0", 1);
-	result(got == (2 | 8), "dupfail: with its copies failing, splits succeed and the half without the override is counted",
+	result(got == (2 | 8),
+	       "dupfail: with its copies failing, splits succeed and the half without the override is counted",
 	       "%s%s%s%s(status %d)", got & 1 ? "a split failed (ENOMEM); " : "",
 	       got & 2 ? "" : "none kept the override; ",
 	       got & 8 ? "" : "none lost it; ",
