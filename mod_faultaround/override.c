@@ -164,8 +164,9 @@ int fa_set(struct mm_struct *mm, unsigned long addr, unsigned int order,
 		ov->vn.vma = vma;
 		old = fa_ovs_set(&fa_ovs, ov, FA_MAX_OVERRIDES, FA_MAX_COPIES);
 		if (IS_ERR(old)) {
-			*why = "there are the overrides of " __stringify(FA_MAX_OVERRIDES)
-			       " writes, or " __stringify(FA_MAX_COPIES) " with their copies, already";
+			*why = "there are the overrides of "
+			       __stringify(FA_MAX_OVERRIDES) " writes, or "
+			       __stringify(FA_MAX_COPIES) " with copies, already";
 			err = PTR_ERR(old);
 			old = NULL;
 		} else {

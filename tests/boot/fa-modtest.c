@@ -1545,7 +1545,7 @@ static void test_threads(void)
 	size_t len = NPAGES * page_size;
 	struct share sh[8];
 	pthread_t t[8];
-	char name[64];
+	char name[96];
 	long total;
 	char *p;
 
