@@ -8,7 +8,8 @@
  *   adapt.c     the adaptive policy: an order per mapping, its state
  *   table.c     the hash of overrides by VMA that the fault path searches
  *   parse.c     the grammar of what the files accept
- * The KUnit suite, test.c, is a module of its own (mod_faultaround_test).
+ * The KUnit suite, test.c with tests/<unit>-kunit.h, is a module of its
+ * own (mod_faultaround_test).
  */
 #ifndef _FAULTAROUND_H
 #define _FAULTAROUND_H
