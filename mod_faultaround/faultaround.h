@@ -116,7 +116,7 @@ struct fa_overrides {
 	/* Written under @lock, read with READ_ONCE(): */
 	unsigned int nr;	/* overrides */
 	unsigned int writes;	/* fa_orders with an override in the hash */
-	unsigned long uncopied;	/* copies not made, under @lock */
+	unsigned long uncopied;	/* copies not made */
 };
 
 void fa_ovs_init(struct fa_overrides *t);

@@ -86,12 +86,7 @@ int fa_overrides_vma_dup(const struct vm_area_struct *orig,
 /* The copies of overridden VMAs not made since load. */
 unsigned long fa_overrides_uncopied(void)
 {
-	unsigned long n;
-
-	spin_lock(&fa_ovs.lock);
-	n = fa_ovs.uncopied;
-	spin_unlock(&fa_ovs.lock);
-	return n;
+	return READ_ONCE(fa_ovs.uncopied);
 }
 
 /* A file VMA that faults around, or why not. */

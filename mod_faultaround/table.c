@@ -215,7 +215,7 @@ void fa_ovs_dup(struct fa_overrides *t, const struct vm_area_struct *orig,
 	/* Removed meanwhile: the copy has none either. */
 	from = fa_ovs_find(t, orig);
 	if (from && (!ov || t->nr >= limit)) {
-		t->uncopied++;
+		WRITE_ONCE(t->uncopied, t->uncopied + 1);
 	} else if (from) {
 		ov->vn.vma = new;
 		refcount_inc(&from->o->ref);

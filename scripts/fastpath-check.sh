@@ -4,8 +4,9 @@
 # nothing while no policy is registered: in the x86_64 mm/memory.o, no call
 # to a hook function is reachable from handle_mm_fault() with the static key
 # disabled, and in kernel/fork.o and mm/vma.o none from vm_area_free(),
-# vm_area_dup() or remove_vma().  Built twice, CONFIG_KUNIT=n and =m: a test option must not
-# change the fault path (in v5, VISIBLE_IF_KUNIT made the helpers global).
+# vm_area_dup() or remove_vma().  Built twice, CONFIG_KUNIT=n and =m: a
+# test option must not change the fault path (in v5, VISIBLE_IF_KUNIT made
+# the helpers global).
 # Usage: fastpath-check.sh  (FASTPATH_KUNIT="n m" picks the variants)
 . "$(dirname "$0")/lib.sh"
 require_tree

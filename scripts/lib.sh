@@ -157,8 +157,6 @@ export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 export KBUILD_BUILD_TIMESTAMP='1970-01-01'
 export KBUILD_BUILD_USER=faultaround KBUILD_BUILD_HOST=lab
 
-# With pipefail, never end a pipeline in head: the writer may die of SIGPIPE
-# and fail the pipeline.  sed -n 1p reads all of its input.
 # kcsan_reports <console log...>: a line per KCSAN report (the kcsan
 # kernel's), "ours <title>" if it names mod_faultaround or a fault_around
 # function, else "other <title>": qemu-run.sh fails a boot on ours.
@@ -170,6 +168,8 @@ kcsan_reports() {
 	     END { if (t != "") print (o ? "ours " : "other ") t }' "$@"
 }
 
+# With pipefail, never end a pipeline in head: the writer may die of SIGPIPE
+# and fail the pipeline.  sed -n 1p reads all of its input.
 log() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
