@@ -3,11 +3,14 @@
  * mod_faultaround's internals.  Who owns what:
  *   main.c      load and unload
  *   iface.c     the debugfs files, and who may use them
+ *   policy.c    the fault path: the policy the kernel calls
  *   override.c  the overrides: set, remove, list, follow their VMA
- *   policy.c    the fault path: the policy callback and its statistics
  *   adapt.c     the adaptive policy: an order per mapping, its state
+ *   hook.c      the kernel's hook, registered while anything uses it
+ *   stats.c     the fault path's statistics, per CPU
  *   table.c     the hash of overrides by VMA that the fault path searches
  *   parse.c     the grammar of what the files accept
+ * Each file uses only those listed below it.
  * The KUnit suite, test.c with tests/<unit>-kunit.h, is a module of its
  * own (mod_faultaround_test).
  */
@@ -40,7 +43,7 @@
 #include <linux/u64_stats_sync.h>
 
 /* The longest command "vma" accepts: "<pid> 0x<16 digits> <order>\n". */
-#define FA_CMD_MAX_LEN		64
+#define MFA_CMD_MAX_LEN		64
 /*
  * How many writes' overrides may exist at once (-ENOSPC beyond), and how
  * many overrides with the copies of split, moved and forked VMAs: a copy
@@ -48,173 +51,217 @@
  * order, and stats counts it), so that no process can grow the hash that
  * every fault reads, and no split, mremap() or fork() fails for it.
  */
-#define FA_MAX_OVERRIDES	1024
-#define FA_MAX_COPIES		4096	/* four per write on average */
+#define MFA_MAX_OVERRIDES	1024
+#define MFA_MAX_COPIES		4096	/* four per write on average */
 /* Every order that fits in a page table, on any page-table geometry. */
-#define FA_NR_ORDERS		(ilog2(MAX_PTRS_PER_PTE) + 1)
+#define MFA_NR_ORDERS		(ilog2(MAX_PTRS_PER_PTE) + 1)
 
-enum fa_cmd_type {
-	FA_CMD_SET,		/* <pid> <address> <order> */
-	FA_CMD_DEFAULT,		/* <pid> <address> default */
-	FA_CMD_CLEAR,		/* clear */
+enum mfa_cmd_type {
+	MFA_CMD_SET,		/* <pid> <address> <order> */
+	MFA_CMD_DEFAULT,		/* <pid> <address> default */
+	MFA_CMD_CLEAR,		/* clear */
 };
 
-struct fa_cmd {
-	enum fa_cmd_type type;
+struct mfa_cmd {
+	enum mfa_cmd_type type;
 	pid_t pid;
 	unsigned long addr;
 	unsigned int order;
 };
 
-int fa_parse_cmd(const char *buf, size_t len, unsigned int max_order,
-		 struct fa_cmd *cmd, const char **why);
-int fa_parse_uint(const char *buf, size_t len, unsigned int max,
-		  unsigned int *val, const char **why);
-int fa_parse_policy(const char *buf, size_t len, bool *adaptive,
-		    const char **why);
+int mfa_parse_cmd(const char *buf, size_t len, unsigned int max_order,
+		  struct mfa_cmd *cmd, const char **why);
+int mfa_parse_uint(const char *buf, size_t len, unsigned int max,
+		   unsigned int *val, const char **why);
+int mfa_parse_policy(const char *buf, size_t len, bool *adaptive,
+		     const char **why);
 
 /*
  * A node of a hash keyed by VMA: the overrides (table.c) and the adaptive
  * policy's state (adapt.c).
  */
-struct fa_vnode {
+struct mfa_vnode {
 	struct hlist_node node;
 	const struct vm_area_struct *vma;	/* the key */
 };
 
-struct fa_vnode *fa_vnode_find(const struct hlist_head *head,
-			       const struct vm_area_struct *vma);
+struct mfa_vnode *mfa_vnode_find(const struct hlist_head *head,
+				 const struct vm_area_struct *vma);
 
 /*
  * What one write set: shared by the VMA it was set on and the VMAs that
  * VMA is split, moved or forked into, which count its hits together.
  */
-struct fa_order {
+struct mfa_order {
 	refcount_t ref;			/* the overrides that share it */
 	unsigned int hashed;		/* of them in the hash, under its lock */
 	unsigned int order;
-	u64_stats_t __percpu *hits;	/* under policy.c's per-CPU syncp */
+	u64_stats_t __percpu *hits;	/* under stats.c's per-CPU syncp */
 };
 
 /* One VMA's override: freed after a grace period, when its VMA goes. */
-struct fa_override {
-	struct fa_vnode vn;
-	struct fa_order *o;
+struct mfa_override {
+	struct mfa_vnode vn;
+	struct mfa_order *o;
 	struct rcu_head rcu;
 };
 
-#define FA_OV_HASH_BITS		10	/* 4 overrides a bucket at most, on average */
+#define MFA_OV_HASH_BITS		10	/* 4 overrides a bucket at most, on average */
 
 /*
  * The overrides, by VMA.  Lookups take RCU alone; insertions and removals
  * take @lock, which a fault never does.  An instance of its own for the
  * KUnit suite, so that it never touches the module's.
  */
-struct fa_overrides {
-	struct hlist_head hash[1 << FA_OV_HASH_BITS];
+struct mfa_overrides {
+	struct hlist_head hash[1 << MFA_OV_HASH_BITS];
 	spinlock_t lock;	/* insertions and removals */
 	/* Written under @lock, read with READ_ONCE(): */
 	unsigned int nr;	/* overrides */
-	unsigned int writes;	/* fa_orders with an override in the hash */
+	unsigned int writes;	/* mfa_orders with an override in the hash */
 	unsigned long uncopied;	/* copies not made */
 };
 
-void fa_ovs_init(struct fa_overrides *t);
-struct fa_override *fa_ovs_find(const struct fa_overrides *t,
-				const struct vm_area_struct *vma);
-struct fa_override *fa_ovs_set(struct fa_overrides *t, struct fa_override *ov,
-			       unsigned int writes, unsigned int limit);
-void fa_ovs_dup(struct fa_overrides *t, const struct vm_area_struct *orig,
-		const struct vm_area_struct *new, unsigned int limit, gfp_t gfp);
-bool fa_ovs_remove(struct fa_overrides *t, const struct vm_area_struct *vma);
-void fa_ovs_clear(struct fa_overrides *t);
-struct fa_override *fa_ov_alloc(const struct vm_area_struct *vma,
-				unsigned int order, gfp_t gfp);
-void fa_ov_free(struct fa_override *ov);
-void fa_ov_put(struct fa_override *ov);
+void mfa_ovs_init(struct mfa_overrides *t);
+struct mfa_override *mfa_ovs_find(const struct mfa_overrides *t,
+				  const struct vm_area_struct *vma);
+struct mfa_override *mfa_ovs_set(struct mfa_overrides *t, struct mfa_override *ov,
+				 unsigned int writes, unsigned int limit);
+void mfa_ovs_dup(struct mfa_overrides *t, const struct vm_area_struct *orig,
+		 const struct vm_area_struct *new, unsigned int limit, gfp_t gfp);
+bool mfa_ovs_remove(struct mfa_overrides *t, const struct vm_area_struct *vma);
+void mfa_ovs_clear(struct mfa_overrides *t);
+struct mfa_override *mfa_ov_alloc(const struct vm_area_struct *vma,
+				  unsigned int order, gfp_t gfp);
+void mfa_ov_free(struct mfa_override *ov);
+void mfa_ov_put(struct mfa_override *ov);
 
 /* override.c */
-extern struct fa_overrides fa_ovs;
-int fa_set(struct mm_struct *mm, unsigned long addr, unsigned int order,
-	   const char **why);
-int fa_default(struct mm_struct *mm, unsigned long addr, const char **why);
-void fa_clear(void);
+unsigned int mfa_overrides_nr(void);
+struct mfa_override *mfa_overrides_find(const struct vm_area_struct *vma);
+int mfa_set(struct mm_struct *mm, unsigned long addr, unsigned int order,
+	    const char **why);
+int mfa_default(struct mm_struct *mm, unsigned long addr, const char **why);
+void mfa_clear(void);
 struct seq_file;
-int fa_show(struct seq_file *m);
-/* The longest line fa_show() prints. */
-#define FA_SHOW_LINE_MAX	112
-unsigned long fa_overrides_uncopied(void);
-void fa_overrides_vma_free(struct vm_area_struct *vma);
-int fa_overrides_vma_dup(const struct vm_area_struct *orig,
-			 struct vm_area_struct *new);
-void fa_overrides_init(void);
-void fa_overrides_exit(void);
+int mfa_show(struct seq_file *m);
+/* The longest line mfa_show() prints. */
+#define MFA_SHOW_LINE_MAX	112
+unsigned long mfa_overrides_uncopied(void);
+void mfa_overrides_vma_free(struct vm_area_struct *vma);
+int mfa_overrides_vma_dup(const struct vm_area_struct *orig,
+			  struct vm_area_struct *new);
+void mfa_overrides_init(void);
+void mfa_overrides_exit(void);
 
 /* policy.c */
-void fa_policy_init(void);
-int fa_policy_get(void);
-void fa_policy_put(void);
-u64 fa_hits_of(const struct fa_order *o);
+extern const struct fault_around_policy mfa_policy;
+
+/* hook.c */
+void mfa_hook_init(const struct fault_around_policy *policy);
+int mfa_hook_get(void);
+void mfa_hook_put(void);
+
+/* stats.c */
+void mfa_stats_init(void);
+void mfa_stats_count(struct mfa_order *o, unsigned int order);
+u64 mfa_hits_of(const struct mfa_order *o);
 
 /* misses: the faults decided less the hits. */
-struct fa_stats {
-	u64 hits, misses, decided[FA_NR_ORDERS];
+struct mfa_stats {
+	u64 hits, misses, decided[MFA_NR_ORDERS];
 };
 
-void fa_stats_read(struct fa_stats *s);
+void mfa_stats_read(struct mfa_stats *s);
 
 /* adapt.c: the limits, documented in Documentation/adaptive.rst */
-#define FA_ADAPT_MAX_MAPPINGS	4096	/* tracked at once; more keep the global order */
-#define FA_ADAPT_IDLE		HZ	/* no fault for that long: freed for another when full */
-#define FA_ADAPT_EVICT_BUCKETS	4	/* buckets searched for an idle mapping */
-#define FA_ADAPT_TASK_BITS	2
-#define FA_ADAPT_TASKS		BIT(FA_ADAPT_TASK_BITS)	/* slots for major faults */
-#define FA_ADAPT_MAX_BITS	4096	/* a mapping's bitmap: 512 bytes at most */
-#define FA_ADAPT_HASH_BITS	10	/* 1024 buckets of mappings */
-#define FA_ADAPT_LOCKS		64	/* locks for their insertions and removals */
-#define FA_ADAPT_START_ORDER	2U	/* a new mapping's order */
-#define FA_ADAPT_DENSE		64	/* revisits before they count as near */
-#define FA_ADAPT_SMALL_MIN	SZ_32K	/* the least a fault maps in a small mapping */
+#define MFA_ADAPT_MAX_MAPPINGS	4096	/* tracked at once; more keep the global order */
+#define MFA_ADAPT_IDLE		HZ	/* no fault for that long: freed for another when full */
+#define MFA_ADAPT_EVICT_BUCKETS	4	/* buckets searched for an idle mapping */
+#define MFA_ADAPT_TASK_BITS	2
+#define MFA_ADAPT_TASKS		BIT(MFA_ADAPT_TASK_BITS)	/* slots for major faults */
+#define MFA_ADAPT_MAX_BITS	4096	/* a mapping's bitmap: 512 bytes at most */
+#define MFA_ADAPT_HASH_BITS	10	/* 1024 buckets of mappings */
+#define MFA_ADAPT_LOCKS		64	/* locks for their insertions and removals */
+#define MFA_ADAPT_START_ORDER	2U	/* a new mapping's order */
+#define MFA_ADAPT_DENSE		64	/* revisits before they count as near */
+#define MFA_ADAPT_SMALL_MIN	SZ_32K	/* the least a fault maps in a small mapping */
 
 /*
  * What the policy decides from, per mapping: the order now, the last
  * fault, the faults that moved the order, and a bit per block of pages
- * (fa_adapt_block_shift()) that a fault's window covered, the block's
+ * (mfa_adapt_block_shift()) that a fault's window covered, the block's
  * number modulo 2^shift.
  */
-struct fa_adapt_state {
+struct mfa_adapt_state {
 	unsigned long last;		/* the last fault's page + 1; 0: none */
 	unsigned int order, shift;
-	unsigned int min_order;		/* the least a fault uses: fa_adapt_min_order() */
+	unsigned int min_order;		/* the least a fault uses: mfa_adapt_min_order() */
 	bool cold;			/* a major fault seen: readahead's pace */
 	unsigned long hits, misses, unfilled, revisits;
 	unsigned long blocks[];
 };
 
-unsigned int fa_adapt_block_shift(void);
-unsigned int fa_adapt_max_order(void);
-unsigned int fa_adapt_min_order(unsigned long pages);
-unsigned int fa_adapt_bitmap_shift(unsigned long pages);
-void fa_adapt_state_init(struct fa_adapt_state *s, unsigned int shift,
-			 unsigned int min_order);
-unsigned int fa_adapt_step(struct fa_adapt_state *s, unsigned long page,
-			   bool major, unsigned int ra_order);
-unsigned int fa_adapt_ra_order(const struct file *file);
-bool fa_adapt_task_major(unsigned long *task, unsigned int *majflt,
-			 unsigned long me, unsigned int maj);
-unsigned int fa_adapt_order(struct vm_area_struct *vma, unsigned long address,
-			    unsigned int order);
-void fa_adapt_vma_free(struct vm_area_struct *vma);
-int fa_adapt_set(bool on, const char **why);
-bool fa_adapt_enabled(void);
-void fa_adapt_show(struct seq_file *m);
-void fa_adapt_counts(unsigned int *tracked, unsigned long *untracked,
-		     unsigned long *evicted);
-void fa_adapt_init(void);
-void fa_adapt_exit(void);
+/*
+ * The adaptive policy's state by VMA (struct mfa_adapt, adapt.c's own).
+ * Lookups take RCU alone.  The module keeps one; the KUnit suite makes
+ * its own.
+ */
+struct mfa_adapt_table {
+	struct hlist_head hash[1 << MFA_ADAPT_HASH_BITS];
+	/*
+	 * By bucket: no mapping in it or the next ones is idle before this
+	 * time, as the last search found; until then a full table turns a
+	 * new mapping away without searching.
+	 */
+	unsigned long idle_at[1 << MFA_ADAPT_HASH_BITS];
+	/*
+	 * Insertions and removals take one, by bucket: at a mapping's first
+	 * fault and when a tracked VMA is freed, never on a fault of a
+	 * tracked mapping.
+	 */
+	spinlock_t locks[MFA_ADAPT_LOCKS];
+	atomic_t nr;			/* mappings tracked */
+	unsigned int limit;		/* tracked at most */
+	unsigned long idle;		/* no fault for that long: idle */
+	/* Per CPU, as once the table is full every such fault counts: */
+	unsigned long __percpu *untracked;	/* faults of untracked mappings */
+	unsigned long __percpu *evicted;	/* idle state freed for another's */
+};
+
+struct mfa_adapt;
+void mfa_adapt_table_init(struct mfa_adapt_table *t);
+struct mfa_adapt *mfa_adapt_get(struct mfa_adapt_table *t,
+				struct vm_area_struct *vma);
+void mfa_adapt_forget(struct mfa_adapt_table *t,
+		      const struct vm_area_struct *vma);
+void mfa_adapt_table_clear(struct mfa_adapt_table *t);
+void mfa_adapt_table_counts(struct mfa_adapt_table *t, unsigned int *tracked,
+			    unsigned long *untracked, unsigned long *evicted);
+unsigned int mfa_adapt_block_shift(void);
+unsigned int mfa_adapt_max_order(void);
+unsigned int mfa_adapt_min_order(unsigned long pages);
+unsigned int mfa_adapt_bitmap_shift(unsigned long pages);
+void mfa_adapt_state_init(struct mfa_adapt_state *s, unsigned int shift,
+			  unsigned int min_order);
+unsigned int mfa_adapt_step(struct mfa_adapt_state *s, unsigned long page,
+			    bool major, unsigned int ra_order);
+unsigned int mfa_adapt_ra_order(const struct file *file);
+bool mfa_adapt_task_major(unsigned long *task, unsigned int *majflt,
+			  unsigned long me, unsigned int maj);
+unsigned int mfa_adapt_order(struct vm_area_struct *vma, unsigned long address,
+			     unsigned int order);
+void mfa_adapt_vma_free(struct vm_area_struct *vma);
+int mfa_adapt_set(bool on, const char **why);
+bool mfa_adapt_enabled(void);
+void mfa_adapt_show(struct seq_file *m);
+void mfa_adapt_counts(unsigned int *tracked, unsigned long *untracked,
+		      unsigned long *evicted);
+void mfa_adapt_init(void);
+void mfa_adapt_exit(void);
 
 /* iface.c */
-int fa_iface_init(void);
-void fa_iface_exit(void);
+int mfa_iface_init(void);
+void mfa_iface_exit(void);
 
 #endif /* _FAULTAROUND_H */

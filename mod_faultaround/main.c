@@ -23,7 +23,7 @@
 
 #include "faultaround.h"
 
-static int __init fa_init(void)
+static int __init mfa_init(void)
 {
 	/*
 	 * debugfs is the whole interface: without it, refuse to load and say
@@ -38,23 +38,24 @@ static int __init fa_init(void)
 		pr_err("debugfs is locked down (lockdown=): not loading; vm.fault_around_bytes sets the size\n");
 		return -EPERM;
 	}
-	fa_policy_init();
-	fa_overrides_init();
-	fa_adapt_init();
-	return fa_iface_init();
+	mfa_stats_init();
+	mfa_hook_init(&mfa_policy);
+	mfa_overrides_init();
+	mfa_adapt_init();
+	return mfa_iface_init();
 }
 
-static void __exit fa_exit(void)
+static void __exit mfa_exit(void)
 {
 	/* No new requests: removal waits for the ones in progress. */
-	fa_iface_exit();
+	mfa_iface_exit();
 	/* Adaptive off first: the overrides' exit waits for the last hook. */
-	fa_adapt_exit();
-	fa_overrides_exit();
+	mfa_adapt_exit();
+	mfa_overrides_exit();
 }
 
-module_init(fa_init);
-module_exit(fa_exit);
+module_init(mfa_init);
+module_exit(mfa_exit);
 
 MODULE_DESCRIPTION("Per-mapping fault-around orders and statistics, through debugfs");
 MODULE_LICENSE("GPL");

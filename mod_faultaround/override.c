@@ -23,74 +23,86 @@
 
 #include "faultaround.h"
 
-struct fa_overrides fa_ovs;
+static struct mfa_overrides mfa_ovs;
 /* Serializes the writes, and (un)registration of the policy for them. */
-static DEFINE_MUTEX(fa_lock);
-/* The overrides use the policy (fa_policy_get()) while there are any. */
-static bool fa_registered;
+static DEFINE_MUTEX(mfa_lock);
+/* The overrides use the hook (mfa_hook_get()) while there are any. */
+static bool mfa_registered;
 
-/* Under fa_lock: no override left, so no use of the policy either. */
-static void fa_unregister_if_idle(void)
+/* Under mfa_lock: no override left, so no use of the policy either. */
+static void mfa_unregister_if_idle(void)
 {
-	lockdep_assert_held(&fa_lock);
-	if (fa_registered && !READ_ONCE(fa_ovs.nr)) {
-		fa_policy_put();
-		fa_registered = false;
+	lockdep_assert_held(&mfa_lock);
+	if (mfa_registered && !READ_ONCE(mfa_ovs.nr)) {
+		mfa_hook_put();
+		mfa_registered = false;
 	}
 }
 
 /* The last override went with its VMA, in a hook that cannot sleep. */
-static void fa_idle_fn(struct work_struct *work)
+static void mfa_idle_fn(struct work_struct *work)
 {
-	mutex_lock(&fa_lock);
-	fa_unregister_if_idle();
-	mutex_unlock(&fa_lock);
+	mutex_lock(&mfa_lock);
+	mfa_unregister_if_idle();
+	mutex_unlock(&mfa_lock);
 }
 
-static DECLARE_WORK(fa_idle_work, fa_idle_fn);
+static DECLARE_WORK(mfa_idle_work, mfa_idle_fn);
+
+/* How many overrides there are: read without a lock. */
+unsigned int mfa_overrides_nr(void)
+{
+	return READ_ONCE(mfa_ovs.nr);
+}
+
+/* The override of @vma, or NULL; under RCU, from the fault path. */
+struct mfa_override *mfa_overrides_find(const struct vm_area_struct *vma)
+{
+	return mfa_ovs_find(&mfa_ovs, vma);
+}
 
 /**
- * fa_overrides_vma_free - drop the override of a VMA that the kernel frees
+ * mfa_overrides_vma_free - drop the override of a VMA that the kernel frees
  * @vma: the VMA
  *
  * From the policy's ->vma_free(), under RCU.
  */
-void fa_overrides_vma_free(struct vm_area_struct *vma)
+void mfa_overrides_vma_free(struct vm_area_struct *vma)
 {
-	if (READ_ONCE(fa_ovs.nr) && fa_ovs_remove(&fa_ovs, vma) &&
-	    !READ_ONCE(fa_ovs.nr))
-		schedule_work(&fa_idle_work);
+	if (READ_ONCE(mfa_ovs.nr) && mfa_ovs_remove(&mfa_ovs, vma) &&
+	    !READ_ONCE(mfa_ovs.nr))
+		schedule_work(&mfa_idle_work);
 }
 
 /**
- * fa_overrides_vma_dup - copy the override of a VMA that the kernel copies
+ * mfa_overrides_vma_dup - copy the override of a VMA that the kernel copies
  * @orig: the VMA
  * @new: its copy
  *
  * From the policy's ->vma_dup(), under RCU and the mmap lock: no sleeping.
- * Never fails the copy: FA_MAX_COPIES bounds the memory, not a cgroup's
+ * Never fails the copy: MFA_MAX_COPIES bounds the memory, not a cgroup's
  * limit, which a charge that cannot wait would fail at (a page-cache
  * heavy cgroup sits there), failing a fork() or an mremap().
  *
  * Return: 0.
  */
-int fa_overrides_vma_dup(const struct vm_area_struct *orig,
-			 struct vm_area_struct *new)
+int mfa_overrides_vma_dup(const struct vm_area_struct *orig,
+			  struct vm_area_struct *new)
 {
-	if (READ_ONCE(fa_ovs.nr))
-		fa_ovs_dup(&fa_ovs, orig, new, FA_MAX_COPIES,
-			   GFP_NOWAIT | __GFP_NOWARN);
+	if (READ_ONCE(mfa_ovs.nr))
+		mfa_ovs_dup(&mfa_ovs, orig, new, MFA_MAX_COPIES,
+			    GFP_NOWAIT | __GFP_NOWARN);
 	return 0;
 }
 
 /* The copies of overridden VMAs not made since load. */
-unsigned long fa_overrides_uncopied(void)
+unsigned long mfa_overrides_uncopied(void)
 {
-	return READ_ONCE(fa_ovs.uncopied);
+	return READ_ONCE(mfa_ovs.uncopied);
 }
 
 /* A file VMA that faults around, or why not. */
-static int fa_vma_usable(struct vm_area_struct *vma, const char **why)
+static int mfa_vma_usable(struct vm_area_struct *vma, const char **why)
 {
 	if (!vma) {
 		*why = "no mapping at that address";
@@ -109,7 +121,7 @@ static int fa_vma_usable(struct vm_area_struct *vma, const char **why)
 }
 
 /**
- * fa_set - give the VMA at @addr in @mm the order @order
+ * mfa_set - give the VMA at @addr in @mm the order @order
  * @mm: the process's mm, which the caller holds (mmget())
  * @addr: an address in the VMA
  * @order: the order
@@ -123,28 +135,28 @@ static int fa_vma_usable(struct vm_area_struct *vma, const char **why)
  * one without ->map_pages()), -ENOSPC, -EBUSY (another policy is
  * registered), -ENOMEM or -EINTR; on error nothing changed.
  */
-int fa_set(struct mm_struct *mm, unsigned long addr, unsigned int order,
-	   const char **why)
+int mfa_set(struct mm_struct *mm, unsigned long addr, unsigned int order,
+	    const char **why)
 {
-	struct fa_override *ov, *old = NULL;
+	struct mfa_override *ov, *old = NULL;
 	struct vm_area_struct *vma;
 	int err;
 
-	ov = fa_ov_alloc(NULL, order, GFP_KERNEL_ACCOUNT);
+	ov = mfa_ov_alloc(NULL, order, GFP_KERNEL_ACCOUNT);
 	if (!ov)
 		return -ENOMEM;
-	mutex_lock(&fa_lock);
+	mutex_lock(&mfa_lock);
 	/*
 	 * Registered first, as nothing is published yet: a fault sees no
 	 * override, and counts nothing, until there is one.
 	 */
-	if (!fa_registered) {
-		err = fa_policy_get();
+	if (!mfa_registered) {
+		err = mfa_hook_get();
 		if (err) {
 			*why = "another fault-around policy is registered";
 			goto out;
 		}
-		fa_registered = true;
+		mfa_registered = true;
 	}
 	/*
 	 * Copies of VMAs take the mmap lock for writing, and so do frees of
@@ -154,14 +166,14 @@ int fa_set(struct mm_struct *mm, unsigned long addr, unsigned int order,
 	if (err)
 		goto out;
 	vma = vma_lookup(mm, addr);
-	err = fa_vma_usable(vma, why);
+	err = mfa_vma_usable(vma, why);
 	if (!err) {
 		ov->vn.vma = vma;
-		old = fa_ovs_set(&fa_ovs, ov, FA_MAX_OVERRIDES, FA_MAX_COPIES);
+		old = mfa_ovs_set(&mfa_ovs, ov, MFA_MAX_OVERRIDES, MFA_MAX_COPIES);
 		if (IS_ERR(old)) {
 			*why = "there are the overrides of "
-			       __stringify(FA_MAX_OVERRIDES) " writes, or "
-			       __stringify(FA_MAX_COPIES) " with copies, already";
+			       __stringify(MFA_MAX_OVERRIDES) " writes, or "
+			       __stringify(MFA_MAX_COPIES) " with copies, already";
 			err = PTR_ERR(old);
 			old = NULL;
 		} else {
@@ -170,17 +182,17 @@ int fa_set(struct mm_struct *mm, unsigned long addr, unsigned int order,
 	}
 	mmap_read_unlock(mm);
 	if (old)
-		fa_ov_put(old);
+		mfa_ov_put(old);
 out:
-	fa_unregister_if_idle();
-	mutex_unlock(&fa_lock);
+	mfa_unregister_if_idle();
+	mutex_unlock(&mfa_lock);
 	if (ov)
-		fa_ov_free(ov);
+		mfa_ov_free(ov);
 	return err;
 }
 
 /**
- * fa_default - remove the override of the VMA at @addr in @mm
+ * mfa_default - remove the override of the VMA at @addr in @mm
  * @mm: the process's mm, which the caller holds
  * @addr: an address in the VMA
  * @why: set to the reason, on some errors
@@ -188,12 +200,12 @@ out:
  * Return: 0, or -ENOENT (no mapping, or no override there) or -EINTR; on
  * error nothing changed.
  */
-int fa_default(struct mm_struct *mm, unsigned long addr, const char **why)
+int mfa_default(struct mm_struct *mm, unsigned long addr, const char **why)
 {
 	struct vm_area_struct *vma;
 	int err = 0;
 
-	mutex_lock(&fa_lock);
+	mutex_lock(&mfa_lock);
 	if (mmap_read_lock_killable(mm)) {
 		err = -EINTR;
 		goto out;
@@ -202,40 +214,40 @@ int fa_default(struct mm_struct *mm, unsigned long addr, const char **why)
 	if (!vma) {
 		*why = "no mapping at that address";
 		err = -ENOENT;
-	} else if (!fa_ovs_remove(&fa_ovs, vma)) {
+	} else if (!mfa_ovs_remove(&mfa_ovs, vma)) {
 		*why = "no override at that address";
 		err = -ENOENT;
 	}
 	mmap_read_unlock(mm);
-	fa_unregister_if_idle();
+	mfa_unregister_if_idle();
 out:
-	mutex_unlock(&fa_lock);
+	mutex_unlock(&mfa_lock);
 	return err;
 }
 
 /**
- * fa_clear - remove every override
+ * mfa_clear - remove every override
  *
  * Allocates nothing, so it cannot fail: unload relies on that.
  */
-void fa_clear(void)
+void mfa_clear(void)
 {
-	mutex_lock(&fa_lock);
-	fa_ovs_clear(&fa_ovs);
-	fa_unregister_if_idle();
-	mutex_unlock(&fa_lock);
+	mutex_lock(&mfa_lock);
+	mfa_ovs_clear(&mfa_ovs);
+	mfa_unregister_if_idle();
+	mutex_unlock(&mfa_lock);
 }
 
 /* An mm with overrides, and the pid it is listed under. */
-struct fa_mm_pid {
+struct mfa_mm_pid {
 	struct mm_struct *mm;
 	pid_t nr;
 };
 
-static int fa_mm_cmp(const void *a, const void *b)
+static int mfa_mm_cmp(const void *a, const void *b)
 {
-	const struct mm_struct *x = ((const struct fa_mm_pid *)a)->mm;
-	const struct mm_struct *y = ((const struct fa_mm_pid *)b)->mm;
+	const struct mm_struct *x = ((const struct mfa_mm_pid *)a)->mm;
+	const struct mm_struct *y = ((const struct mfa_mm_pid *)b)->mm;
 
 	return x < y ? -1 : x > y;
 }
@@ -243,17 +255,17 @@ static int fa_mm_cmp(const void *a, const void *b)
 /*
  * The mms of the overrides into @mms, each with a reference (mmgrab()),
  * sorted and without duplicates; how many.  @mms has room for
- * FA_MAX_COPIES, as many as the hash ever holds.
+ * MFA_MAX_COPIES, as many as the hash ever holds.
  */
-static int fa_mms(struct fa_mm_pid *mms)
+static int mfa_mms(struct mfa_mm_pid *mms)
 {
-	struct fa_override *ov;
+	struct mfa_override *ov;
 	int n = 0, i, j, b;
 
-	spin_lock(&fa_ovs.lock);
-	for (b = 0; b < ARRAY_SIZE(fa_ovs.hash); b++) {
-		hlist_for_each_entry(ov, &fa_ovs.hash[b], vn.node) {
-			if (WARN_ON_ONCE(n == FA_MAX_COPIES))
+	spin_lock(&mfa_ovs.lock);
+	for (b = 0; b < ARRAY_SIZE(mfa_ovs.hash); b++) {
+		hlist_for_each_entry(ov, &mfa_ovs.hash[b], vn.node) {
+			if (WARN_ON_ONCE(n == MFA_MAX_COPIES))
 				break;
 			/*
 			 * Its VMA lives while it is hashed, and so its mm;
@@ -263,8 +275,8 @@ static int fa_mms(struct fa_mm_pid *mms)
 			mmgrab(mms[n++].mm);
 		}
 	}
-	spin_unlock(&fa_ovs.lock);
-	sort(mms, n, sizeof(*mms), fa_mm_cmp, NULL);
+	spin_unlock(&mfa_ovs.lock);
+	sort(mms, n, sizeof(*mms), mfa_mm_cmp, NULL);
 	for (i = 0, j = 0; i < n; i++) {
 		if (j && mms[j - 1].mm == mms[i].mm) {
 			mmdrop(mms[i].mm);
@@ -281,9 +293,9 @@ static int fa_mms(struct fa_mm_pid *mms)
  * thread group whose live thread has it, not a vfork() child or a kernel
  * thread that borrows it; 0 if none.  One walk over the processes.
  */
-static void fa_pids(struct fa_mm_pid *mms, int n)
+static void mfa_pids(struct mfa_mm_pid *mms, int n)
 {
-	struct fa_mm_pid key, *found;
+	struct mfa_mm_pid key, *found;
 	struct task_struct *p, *t;
 
 	rcu_read_lock();
@@ -298,7 +310,7 @@ static void fa_pids(struct fa_mm_pid *mms, int n)
 				break;
 		}
 		found = key.mm ? bsearch(&key, mms, n, sizeof(*mms),
-					 fa_mm_cmp) : NULL;
+					 mfa_mm_cmp) : NULL;
 		if (found && !found->nr)
 			found->nr = task_tgid_vnr(p);
 	}
@@ -306,22 +318,22 @@ static void fa_pids(struct fa_mm_pid *mms, int n)
 }
 
 /* List the overrides of @mm's VMAs, as the process @nr. */
-static void fa_show_mm(struct seq_file *m, struct mm_struct *mm, pid_t nr)
+static void mfa_show_mm(struct seq_file *m, struct mm_struct *mm, pid_t nr)
 {
 	VMA_ITERATOR(vmi, mm, 0);
 	struct vm_area_struct *vma;
-	struct fa_override *ov;
+	struct mfa_override *ov;
 
 	if (!mmget_not_zero(mm))
 		return;
 	if (!mmap_read_lock_killable(mm)) {
 		for_each_vma(vmi, vma) {
 			rcu_read_lock();
-			ov = fa_ovs_find(&fa_ovs, vma);
+			ov = mfa_ovs_find(&mfa_ovs, vma);
 			if (ov)
 				seq_printf(m, "%d %lx-%lx %u %llu %lx-%lx\n", nr,
 					   vma->vm_start, vma->vm_end,
-					   ov->o->order, fa_hits_of(ov->o),
+					   ov->o->order, mfa_hits_of(ov->o),
 					   vma->vm_pgoff,
 					   vma->vm_pgoff + vma_pages(vma));
 			rcu_read_unlock();
@@ -332,7 +344,7 @@ static void fa_show_mm(struct seq_file *m, struct mm_struct *mm, pid_t nr)
 }
 
 /**
- * fa_show - list the overrides, one per line
+ * mfa_show - list the overrides, one per line
  * @m: where to
  *
  * "<pid> <start>-<end> <order> <hits> <first page>-<page after last>":
@@ -346,43 +358,43 @@ static void fa_show_mm(struct seq_file *m, struct mm_struct *mm, pid_t nr)
  *
  * Return: 0, or -ENOMEM.
  */
-int fa_show(struct seq_file *m)
+int mfa_show(struct seq_file *m)
 {
-	struct fa_mm_pid *mms;
+	struct mfa_mm_pid *mms;
 	int n, i;
 
-	if (!READ_ONCE(fa_ovs.nr))
+	if (!READ_ONCE(mfa_ovs.nr))
 		return 0;
-	mms = kvmalloc_array(FA_MAX_COPIES, sizeof(*mms), GFP_KERNEL);
+	mms = kvmalloc_array(MFA_MAX_COPIES, sizeof(*mms), GFP_KERNEL);
 	if (!mms)
 		return -ENOMEM;
-	n = fa_mms(mms);
-	fa_pids(mms, n);
+	n = mfa_mms(mms);
+	mfa_pids(mms, n);
 	for (i = 0; i < n; i++) {
 		cond_resched();
 		if (mms[i].nr && !fatal_signal_pending(current))
-			fa_show_mm(m, mms[i].mm, mms[i].nr);
+			mfa_show_mm(m, mms[i].mm, mms[i].nr);
 		mmdrop(mms[i].mm);
 	}
 	kvfree(mms);
 	return 0;
 }
 
-void fa_overrides_init(void)
+void mfa_overrides_init(void)
 {
-	fa_ovs_init(&fa_ovs);
+	mfa_ovs_init(&mfa_ovs);
 }
 
 /**
- * fa_overrides_exit - remove every override, for unload
+ * mfa_overrides_exit - remove every override, for unload
  *
- * After fa_adapt_exit(): once the overrides' registration goes, no hook
+ * After mfa_adapt_exit(): once the overrides' registration goes, no hook
  * runs, so none can schedule the work or free an override after this.
  */
-void fa_overrides_exit(void)
+void mfa_overrides_exit(void)
 {
-	fa_clear();
-	cancel_work_sync(&fa_idle_work);
+	mfa_clear();
+	cancel_work_sync(&mfa_idle_work);
 	/* The removed overrides' RCU callbacks. */
 	rcu_barrier();
 }

@@ -13,9 +13,9 @@
 
 #include "faultaround.h"
 
-#define FA_MAX_TOKENS	3
+#define MFA_MAX_TOKENS	3
 
-static bool fa_blank(char c)
+static bool mfa_blank(char c)
 {
 	return c == ' ' || c == '\t';
 }
@@ -24,7 +24,7 @@ static bool fa_blank(char c)
  * A decimal number: digits only, no sign, no leading zero (so that
  * nobody mistakes "010" for octal).
  */
-static int fa_decimal(const char *s, unsigned long *val, const char **why)
+static int mfa_decimal(const char *s, unsigned long *val, const char **why)
 {
 	const char *p;
 
@@ -46,12 +46,12 @@ static int fa_decimal(const char *s, unsigned long *val, const char **why)
 }
 
 /* An address: decimal, or "0x" and hexadecimal digits. */
-static int fa_address(const char *s, unsigned long *val, const char **why)
+static int mfa_address(const char *s, unsigned long *val, const char **why)
 {
 	const char *p;
 
 	if (s[0] != '0' || s[1] != 'x')
-		return fa_decimal(s, val, why);
+		return mfa_decimal(s, val, why);
 	if (!s[2]) {
 		*why = "an address has no digits after 0x";
 		return -EINVAL;
@@ -70,16 +70,16 @@ static int fa_address(const char *s, unsigned long *val, const char **why)
 }
 
 /*
- * Copy @buf (at most FA_CMD_MAX_LEN bytes; @copy has room for one more)
+ * Copy @buf (at most MFA_CMD_MAX_LEN bytes; @copy has room for one more)
  * to @copy as a string without its one optional trailing newline,
  * refusing what no command contains: NUL bytes, other control characters
  * (newlines among them), leading or trailing blanks.
  */
-static int fa_line(const char *buf, size_t len, char *copy, const char **why)
+static int mfa_line(const char *buf, size_t len, char *copy, const char **why)
 {
 	size_t i;
 
-	if (len > FA_CMD_MAX_LEN) {
+	if (len > MFA_CMD_MAX_LEN) {
 		*why = "longer than a command can be";
 		return -EINVAL;
 	}
@@ -95,7 +95,7 @@ static int fa_line(const char *buf, size_t len, char *copy, const char **why)
 			return -EINVAL;
 		}
 	}
-	if (fa_blank(buf[0]) || fa_blank(buf[len - 1])) {
+	if (mfa_blank(buf[0]) || mfa_blank(buf[len - 1])) {
 		*why = "a blank at the start or the end";
 		return -EINVAL;
 	}
@@ -105,7 +105,7 @@ static int fa_line(const char *buf, size_t len, char *copy, const char **why)
 }
 
 /**
- * fa_parse_cmd - parse one command written to "vma"
+ * mfa_parse_cmd - parse one command written to "vma"
  * @buf: the command; need not be NUL-terminated
  * @len: its length
  * @max_order: the largest order accepted
@@ -120,34 +120,34 @@ static int fa_line(const char *buf, size_t len, char *copy, const char **why)
  *
  * Return: 0, or -EINVAL for anything else.
  */
-int fa_parse_cmd(const char *buf, size_t len, unsigned int max_order,
-		 struct fa_cmd *cmd, const char **why)
+int mfa_parse_cmd(const char *buf, size_t len, unsigned int max_order,
+		  struct mfa_cmd *cmd, const char **why)
 {
-	char copy[FA_CMD_MAX_LEN + 1], *tok[FA_MAX_TOKENS], *s = copy, *t;
+	char copy[MFA_CMD_MAX_LEN + 1], *tok[MFA_MAX_TOKENS], *s = copy, *t;
 	unsigned long val;
 	int n = 0, err;
 
-	err = fa_line(buf, len, copy, why);
+	err = mfa_line(buf, len, copy, why);
 	if (err)
 		return err;
 	while ((t = strsep(&s, " \t"))) {
 		if (!*t)
 			continue;
-		if (n == FA_MAX_TOKENS) {
+		if (n == MFA_MAX_TOKENS) {
 			*why = "more than three fields";
 			return -EINVAL;
 		}
 		tok[n++] = t;
 	}
 	if (n == 1 && !strcmp(tok[0], "clear")) {
-		cmd->type = FA_CMD_CLEAR;
+		cmd->type = MFA_CMD_CLEAR;
 		return 0;
 	}
 	if (n != 3) {
 		*why = "not 'clear', nor three fields";
 		return -EINVAL;
 	}
-	err = fa_decimal(tok[0], &val, why);
+	err = mfa_decimal(tok[0], &val, why);
 	if (err)
 		return err;
 	if (!val || val > PID_MAX_LIMIT) {
@@ -155,45 +155,45 @@ int fa_parse_cmd(const char *buf, size_t len, unsigned int max_order,
 		return -EINVAL;
 	}
 	cmd->pid = val;
-	err = fa_address(tok[1], &cmd->addr, why);
+	err = mfa_address(tok[1], &cmd->addr, why);
 	if (err)
 		return err;
 	if (!strcmp(tok[2], "default")) {
-		cmd->type = FA_CMD_DEFAULT;
+		cmd->type = MFA_CMD_DEFAULT;
 		return 0;
 	}
-	err = fa_parse_uint(tok[2], strlen(tok[2]), max_order, &cmd->order,
-			    why);
+	err = mfa_parse_uint(tok[2], strlen(tok[2]), max_order, &cmd->order,
+			     why);
 	if (err)
 		return err;
-	cmd->type = FA_CMD_SET;
+	cmd->type = MFA_CMD_SET;
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(fa_parse_cmd);
+EXPORT_SYMBOL_IF_KUNIT(mfa_parse_cmd);
 
 /**
- * fa_parse_uint - parse a decimal number no larger than @max
+ * mfa_parse_uint - parse a decimal number no larger than @max
  * @buf: the number, with one optional trailing newline
  * @len: its length
  * @max: the largest number accepted
  * @val: the number
  * @why: set to the rule that a rejected number breaks
  *
- * The same decimal numbers as fa_parse_cmd(): for "order" and "stats".
+ * The same decimal numbers as mfa_parse_cmd(): for "order" and "stats".
  *
  * Return: 0, or -EINVAL.
  */
-int fa_parse_uint(const char *buf, size_t len, unsigned int max,
-		  unsigned int *val, const char **why)
+int mfa_parse_uint(const char *buf, size_t len, unsigned int max,
+		   unsigned int *val, const char **why)
 {
-	char copy[FA_CMD_MAX_LEN + 1];
+	char copy[MFA_CMD_MAX_LEN + 1];
 	unsigned long v;
 	int err;
 
-	err = fa_line(buf, len, copy, why);
+	err = mfa_line(buf, len, copy, why);
 	if (err)
 		return err;
-	err = fa_decimal(copy, &v, why);
+	err = mfa_decimal(copy, &v, why);
 	if (err)
 		return err;
 	if (v > max) {
@@ -203,10 +203,10 @@ int fa_parse_uint(const char *buf, size_t len, unsigned int max,
 	*val = v;
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(fa_parse_uint);
+EXPORT_SYMBOL_IF_KUNIT(mfa_parse_uint);
 
 /**
- * fa_parse_policy - parse what is written to "policy"
+ * mfa_parse_policy - parse what is written to "policy"
  * @buf: "off" or "adaptive", with one optional trailing newline
  * @len: its length
  * @adaptive: set to whether it is "adaptive"
@@ -214,13 +214,13 @@ EXPORT_SYMBOL_IF_KUNIT(fa_parse_uint);
  *
  * Return: 0, or -EINVAL for anything else.
  */
-int fa_parse_policy(const char *buf, size_t len, bool *adaptive,
-		    const char **why)
+int mfa_parse_policy(const char *buf, size_t len, bool *adaptive,
+		     const char **why)
 {
-	char copy[FA_CMD_MAX_LEN + 1];
+	char copy[MFA_CMD_MAX_LEN + 1];
 	int err;
 
-	err = fa_line(buf, len, copy, why);
+	err = mfa_line(buf, len, copy, why);
 	if (err)
 		return err;
 	if (!strcmp(copy, "off") || !strcmp(copy, "adaptive")) {
@@ -230,4 +230,4 @@ int fa_parse_policy(const char *buf, size_t len, bool *adaptive,
 	*why = "a policy is 'off' or 'adaptive'";
 	return -EINVAL;
 }
-EXPORT_SYMBOL_IF_KUNIT(fa_parse_policy);
+EXPORT_SYMBOL_IF_KUNIT(mfa_parse_policy);

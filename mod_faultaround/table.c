@@ -15,7 +15,7 @@
 #include "faultaround.h"
 
 /**
- * fa_vnode_find - the node of @vma in a bucket
+ * mfa_vnode_find - the node of @vma in a bucket
  * @head: the bucket
  * @vma: the key, only compared
  *
@@ -23,24 +23,24 @@
  *
  * Return: the node, or NULL.
  */
-struct fa_vnode *fa_vnode_find(const struct hlist_head *head,
-			       const struct vm_area_struct *vma)
+struct mfa_vnode *mfa_vnode_find(const struct hlist_head *head,
+				 const struct vm_area_struct *vma)
 {
-	struct fa_vnode *n;
+	struct mfa_vnode *n;
 
 	hlist_for_each_entry_rcu(n, head, node)
 		if (n->vma == vma)
 			return n;
 	return NULL;
 }
-EXPORT_SYMBOL_IF_KUNIT(fa_vnode_find);
+EXPORT_SYMBOL_IF_KUNIT(mfa_vnode_find);
 
-static unsigned int fa_ovs_index(const struct vm_area_struct *vma)
+static unsigned int mfa_ovs_index(const struct vm_area_struct *vma)
 {
-	return hash_ptr(vma, FA_OV_HASH_BITS);
+	return hash_ptr(vma, MFA_OV_HASH_BITS);
 }
 
-void fa_ovs_init(struct fa_overrides *t)
+void mfa_ovs_init(struct mfa_overrides *t)
 {
 	unsigned int i;
 
@@ -51,10 +51,10 @@ void fa_ovs_init(struct fa_overrides *t)
 	t->writes = 0;
 	t->uncopied = 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(fa_ovs_init);
+EXPORT_SYMBOL_IF_KUNIT(mfa_ovs_init);
 
 /**
- * fa_ovs_find - the override of @vma
+ * mfa_ovs_find - the override of @vma
  * @t: the overrides
  * @vma: the VMA, only compared
  *
@@ -62,27 +62,27 @@ EXPORT_SYMBOL_IF_KUNIT(fa_ovs_init);
  *
  * Return: the override, or NULL.
  */
-struct fa_override *fa_ovs_find(const struct fa_overrides *t,
-				const struct vm_area_struct *vma)
+struct mfa_override *mfa_ovs_find(const struct mfa_overrides *t,
+				  const struct vm_area_struct *vma)
 {
-	struct fa_vnode *n = fa_vnode_find(&t->hash[fa_ovs_index(vma)], vma);
+	struct mfa_vnode *n = mfa_vnode_find(&t->hash[mfa_ovs_index(vma)], vma);
 
-	return n ? container_of(n, struct fa_override, vn) : NULL;
+	return n ? container_of(n, struct mfa_override, vn) : NULL;
 }
-EXPORT_SYMBOL_IF_KUNIT(fa_ovs_find);
+EXPORT_SYMBOL_IF_KUNIT(mfa_ovs_find);
 
 /**
- * fa_ov_alloc - a new override of @vma, with an fa_order of its own
+ * mfa_ov_alloc - a new override of @vma, with an mfa_order of its own
  * @vma: the VMA, only compared
  * @order: the order
  * @gfp: the allocations' flags
  *
  * Return: the override, or NULL without memory.
  */
-struct fa_override *fa_ov_alloc(const struct vm_area_struct *vma,
-				unsigned int order, gfp_t gfp)
+struct mfa_override *mfa_ov_alloc(const struct vm_area_struct *vma,
+				  unsigned int order, gfp_t gfp)
 {
-	struct fa_override *ov = kzalloc(sizeof(*ov), gfp);
+	struct mfa_override *ov = kzalloc(sizeof(*ov), gfp);
 
 	if (!ov)
 		return NULL;
@@ -99,15 +99,15 @@ struct fa_override *fa_ov_alloc(const struct vm_area_struct *vma,
 	ov->vn.vma = vma;
 	return ov;
 }
-EXPORT_SYMBOL_IF_KUNIT(fa_ov_alloc);
+EXPORT_SYMBOL_IF_KUNIT(mfa_ov_alloc);
 
 /**
- * fa_ov_free - free an override that no lookup can see
+ * mfa_ov_free - free an override that no lookup can see
  * @ov: the override
  *
- * Drops its share of the fa_order, which the last one frees.  Any context.
+ * Drops its share of the mfa_order, which the last one frees.  Any context.
  */
-void fa_ov_free(struct fa_override *ov)
+void mfa_ov_free(struct mfa_override *ov)
 {
 	if (refcount_dec_and_test(&ov->o->ref)) {
 		free_percpu(ov->o->hits);
@@ -115,27 +115,27 @@ void fa_ov_free(struct fa_override *ov)
 	}
 	kfree(ov);
 }
-EXPORT_SYMBOL_IF_KUNIT(fa_ov_free);
+EXPORT_SYMBOL_IF_KUNIT(mfa_ov_free);
 
-static void fa_ov_free_rcu(struct rcu_head *rcu)
+static void mfa_ov_free_rcu(struct rcu_head *rcu)
 {
-	fa_ov_free(container_of(rcu, struct fa_override, rcu));
+	mfa_ov_free(container_of(rcu, struct mfa_override, rcu));
 }
 
 /**
- * fa_ov_put - free an override taken out of its hash, after a grace period
+ * mfa_ov_put - free an override taken out of its hash, after a grace period
  * @ov: the override
  *
  * Any context; a module that calls it waits with rcu_barrier() at unload.
  */
-void fa_ov_put(struct fa_override *ov)
+void mfa_ov_put(struct mfa_override *ov)
 {
-	call_rcu(&ov->rcu, fa_ov_free_rcu);
+	call_rcu(&ov->rcu, mfa_ov_free_rcu);
 }
-EXPORT_SYMBOL_IF_KUNIT(fa_ov_put);
+EXPORT_SYMBOL_IF_KUNIT(mfa_ov_put);
 
 /* Under @t->lock: take @ov out. */
-static void fa_ovs_unhash(struct fa_overrides *t, struct fa_override *ov)
+static void mfa_ovs_unhash(struct mfa_overrides *t, struct mfa_override *ov)
 {
 	lockdep_assert_held(&t->lock);
 	hlist_del_rcu(&ov->vn.node);
@@ -145,136 +145,136 @@ static void fa_ovs_unhash(struct fa_overrides *t, struct fa_override *ov)
 }
 
 /* Under @t->lock: put @ov in. */
-static void fa_ovs_hash(struct fa_overrides *t, struct fa_override *ov)
+static void mfa_ovs_hash(struct mfa_overrides *t, struct mfa_override *ov)
 {
 	lockdep_assert_held(&t->lock);
-	hlist_add_head_rcu(&ov->vn.node, &t->hash[fa_ovs_index(ov->vn.vma)]);
+	hlist_add_head_rcu(&ov->vn.node, &t->hash[mfa_ovs_index(ov->vn.vma)]);
 	WRITE_ONCE(t->nr, t->nr + 1);
 	if (!ov->o->hashed++)
 		WRITE_ONCE(t->writes, t->writes + 1);
 }
 
 /**
- * fa_ovs_set - give @ov's VMA the override @ov
+ * mfa_ovs_set - give @ov's VMA the override @ov
  * @t: the overrides
- * @ov: the new override (fa_ov_alloc())
+ * @ov: the new override (mfa_ov_alloc())
  * @writes: the most writes' overrides @t may hold
  * @limit: the most overrides @t may hold, copies included
  *
  * A write that replaces its VMA's override is refused only if that one
  * was shared with copies, as it then adds a write.
  *
- * Return: the override of that VMA that @ov replaces, for fa_ov_put(),
+ * Return: the override of that VMA that @ov replaces, for mfa_ov_put(),
  * NULL, or ERR_PTR(-ENOSPC) at a limit, when nothing changed.
  */
-struct fa_override *fa_ovs_set(struct fa_overrides *t, struct fa_override *ov,
-			       unsigned int writes, unsigned int limit)
+struct mfa_override *mfa_ovs_set(struct mfa_overrides *t, struct mfa_override *ov,
+				 unsigned int writes, unsigned int limit)
 {
-	struct fa_override *old;
+	struct mfa_override *old;
 
 	spin_lock(&t->lock);
-	old = fa_ovs_find(t, ov->vn.vma);
+	old = mfa_ovs_find(t, ov->vn.vma);
 	if (old ? old->o->hashed > 1 && t->writes >= writes :
 		  t->writes >= writes || t->nr >= limit) {
 		spin_unlock(&t->lock);
 		return ERR_PTR(-ENOSPC);
 	}
 	if (old)
-		fa_ovs_unhash(t, old);
-	fa_ovs_hash(t, ov);
+		mfa_ovs_unhash(t, old);
+	mfa_ovs_hash(t, ov);
 	spin_unlock(&t->lock);
 	return old;
 }
-EXPORT_SYMBOL_IF_KUNIT(fa_ovs_set);
+EXPORT_SYMBOL_IF_KUNIT(mfa_ovs_set);
 
 /**
- * fa_ovs_dup - give @new, a copy of @orig, the override of @orig
+ * mfa_ovs_dup - give @new, a copy of @orig, the override of @orig
  * @t: the overrides
  * @orig: the VMA copied, only compared
  * @new: its copy, only compared
  * @limit: the most overrides @t may hold
  * @gfp: the allocation's flags
  *
- * The copy shares @orig's fa_order: the same order, its hits counted
+ * The copy shares @orig's mfa_order: the same order, its hits counted
  * together.  At @limit, or without memory, it gets none, and
  * @t->uncopied counts it.
  */
-void fa_ovs_dup(struct fa_overrides *t, const struct vm_area_struct *orig,
-		const struct vm_area_struct *new, unsigned int limit, gfp_t gfp)
+void mfa_ovs_dup(struct mfa_overrides *t, const struct vm_area_struct *orig,
+		 const struct vm_area_struct *new, unsigned int limit, gfp_t gfp)
 {
-	struct fa_override *ov, *from;
+	struct mfa_override *ov, *from;
 
 	/* Most VMAs copied have none: one lockless look turns them away. */
 	rcu_read_lock();
-	from = fa_ovs_find(t, orig);
+	from = mfa_ovs_find(t, orig);
 	rcu_read_unlock();
 	if (!from)
 		return;
 	ov = READ_ONCE(t->nr) < limit ? kzalloc(sizeof(*ov), gfp) : NULL;
 	spin_lock(&t->lock);
 	/* Removed meanwhile: the copy has none either. */
-	from = fa_ovs_find(t, orig);
+	from = mfa_ovs_find(t, orig);
 	if (from && (!ov || t->nr >= limit)) {
 		WRITE_ONCE(t->uncopied, t->uncopied + 1);
 	} else if (from) {
 		ov->vn.vma = new;
 		refcount_inc(&from->o->ref);
 		ov->o = from->o;
-		fa_ovs_hash(t, ov);
+		mfa_ovs_hash(t, ov);
 		ov = NULL;
 	}
 	spin_unlock(&t->lock);
 	kfree(ov);
 }
-EXPORT_SYMBOL_IF_KUNIT(fa_ovs_dup);
+EXPORT_SYMBOL_IF_KUNIT(mfa_ovs_dup);
 
 /**
- * fa_ovs_remove - remove the override of @vma
+ * mfa_ovs_remove - remove the override of @vma
  * @t: the overrides
  * @vma: the VMA, only compared
  *
  * Return: whether it had one; it is freed after a grace period.
  */
-bool fa_ovs_remove(struct fa_overrides *t, const struct vm_area_struct *vma)
+bool mfa_ovs_remove(struct mfa_overrides *t, const struct vm_area_struct *vma)
 {
-	struct fa_override *ov;
+	struct mfa_override *ov;
 
 	/* Most VMAs freed have none: one lockless look turns them away. */
 	rcu_read_lock();
-	ov = fa_ovs_find(t, vma);
+	ov = mfa_ovs_find(t, vma);
 	rcu_read_unlock();
 	if (!ov)
 		return false;
 	spin_lock(&t->lock);
-	ov = fa_ovs_find(t, vma);
+	ov = mfa_ovs_find(t, vma);
 	if (ov)
-		fa_ovs_unhash(t, ov);
+		mfa_ovs_unhash(t, ov);
 	spin_unlock(&t->lock);
 	if (ov)
-		fa_ov_put(ov);
+		mfa_ov_put(ov);
 	return ov;
 }
-EXPORT_SYMBOL_IF_KUNIT(fa_ovs_remove);
+EXPORT_SYMBOL_IF_KUNIT(mfa_ovs_remove);
 
 /**
- * fa_ovs_clear - remove every override
+ * mfa_ovs_clear - remove every override
  * @t: the overrides
  *
  * Allocates nothing, so it cannot fail: unload relies on that.
  */
-void fa_ovs_clear(struct fa_overrides *t)
+void mfa_ovs_clear(struct mfa_overrides *t)
 {
-	struct fa_override *ov;
+	struct mfa_override *ov;
 	struct hlist_node *tmp;
 	unsigned int i;
 
 	spin_lock(&t->lock);
 	for (i = 0; i < ARRAY_SIZE(t->hash); i++) {
 		hlist_for_each_entry_safe(ov, tmp, &t->hash[i], vn.node) {
-			fa_ovs_unhash(t, ov);
-			fa_ov_put(ov);
+			mfa_ovs_unhash(t, ov);
+			mfa_ov_put(ov);
 		}
 	}
 	spin_unlock(&t->lock);
 }
-EXPORT_SYMBOL_IF_KUNIT(fa_ovs_clear);
+EXPORT_SYMBOL_IF_KUNIT(mfa_ovs_clear);

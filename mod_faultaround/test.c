@@ -2,8 +2,8 @@
 /*
  * KUnit suite "faultaround": the grammar, one case per rule
  * (tests/parse-kunit.h), the overrides' hash (tests/table-kunit.h), and
- * the adaptive policy's step against a model of what fault-around maps
- * (tests/adapt-kunit.h).  A module of its own, mod_faultaround_test,
+ * the adaptive policy's step against a model of what fault-around maps,
+ * and its table of state (tests/adapt-kunit.h).  A module of its own, mod_faultaround_test,
  * which the boot lab loads on purpose; it calls mod_faultaround's
  * functions through the EXPORTED_FOR_KUNIT_TESTING namespace.
  */
@@ -16,6 +16,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/threads.h>
+#include <linux/vmalloc.h>
 
 #include "faultaround.h"
 
@@ -45,6 +46,9 @@ static struct kunit_case faultaround_cases[] = {
 	KUNIT_CASE(adapt_small_sequential),
 	KUNIT_CASE(adapt_bitmap_bounds),
 	KUNIT_CASE(adapt_task_major),
+	KUNIT_CASE(adapt_table_get_forget),
+	KUNIT_CASE(adapt_table_limit),
+	KUNIT_CASE(adapt_table_evict),
 	{}
 };
 

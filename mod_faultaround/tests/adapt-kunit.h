@@ -14,16 +14,16 @@
  * pages in the page cache (@cached NULL: all of them).  What the kernel
  * does; the model knows nothing of how the policy decides.
  */
-struct fa_model {
-	struct fa_adapt_state *s;
+struct mfa_model {
+	struct mfa_adapt_state *s;
 	unsigned long base, n, *mapped, faults, pages;
 	const unsigned long *cached;
 	unsigned int max_seen, ra_order;
 	unsigned long max_marked;
 };
 
-static void fa_model_init(struct kunit *test, struct fa_model *m,
-			  unsigned long n)
+static void mfa_model_init(struct kunit *test, struct mfa_model *m,
+			   unsigned long n)
 {
 	unsigned int shift = 12;
 
@@ -34,7 +34,7 @@ static void fa_model_init(struct kunit *test, struct fa_model *m,
 				  GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, m->s);
 	KUNIT_ASSERT_NOT_NULL(test, m->mapped);
-	fa_adapt_state_init(m->s, shift, fa_adapt_min_order(n));
+	mfa_adapt_state_init(m->s, shift, mfa_adapt_min_order(n));
 	/* Somewhere above 0, on a page-table boundary, as make bench maps. */
 	m->base = 16 * PTRS_PER_PTE;
 	m->n = n;
@@ -42,18 +42,18 @@ static void fa_model_init(struct kunit *test, struct fa_model *m,
 	m->pages = 0;
 	m->cached = NULL;
 	m->max_seen = 0;
-	m->ra_order = fa_adapt_max_order();
+	m->ra_order = mfa_adapt_max_order();
 	m->max_marked = 0;
 }
 
 /* A new mapping of the same pages: new state, nothing mapped. */
-static void fa_model_remap(struct fa_model *m)
+static void mfa_model_remap(struct mfa_model *m)
 {
-	fa_adapt_state_init(m->s, m->s->shift, m->s->min_order);
+	mfa_adapt_state_init(m->s, m->s->shift, m->s->min_order);
 	bitmap_zero(m->mapped, m->n);
 }
 
-static void fa_model_touch(struct fa_model *m, unsigned long p, bool major)
+static void mfa_model_touch(struct mfa_model *m, unsigned long p, bool major)
 {
 	unsigned long first, i, bits = bitmap_weight(m->s->blocks, 1U << m->s->shift);
 	unsigned int order;
@@ -61,7 +61,7 @@ static void fa_model_touch(struct fa_model *m, unsigned long p, bool major)
 	if (test_bit(p, m->mapped))
 		return;
 	m->faults++;
-	order = fa_adapt_step(m->s, m->base + p, major, m->ra_order);
+	order = mfa_adapt_step(m->s, m->base + p, major, m->ra_order);
 	/* O(1): a fault marks at most the 8 blocks of the largest window. */
 	m->max_marked = max(m->max_marked,
 			    bitmap_weight(m->s->blocks, 1U << m->s->shift) - bits);
@@ -78,13 +78,13 @@ static void fa_model_touch(struct fa_model *m, unsigned long p, bool major)
 /* Reading a file in order: the order climbs to the largest and stays. */
 static void adapt_sequential(struct kunit *test)
 {
-	unsigned int max = fa_adapt_max_order();
+	unsigned int max = mfa_adapt_max_order();
 	unsigned long n = 4 * PTRS_PER_PTE, p;
-	struct fa_model m;
+	struct mfa_model m;
 
-	fa_model_init(test, &m, n);
+	mfa_model_init(test, &m, n);
 	for (p = 0; p < n; p++)
-		fa_model_touch(&m, p, false);
+		mfa_model_touch(&m, p, false);
 	KUNIT_EXPECT_EQ(test, m.max_seen, max);
 	KUNIT_EXPECT_EQ(test, m.s->order, max);
 	KUNIT_EXPECT_EQ(test, m.pages, n);
@@ -101,13 +101,13 @@ static void adapt_sequential(struct kunit *test)
 static void adapt_sparse(struct kunit *test)
 {
 	unsigned long tables = 16, pass, t;
-	struct fa_model m;
+	struct mfa_model m;
 
-	fa_model_init(test, &m, tables * PTRS_PER_PTE);
+	mfa_model_init(test, &m, tables * PTRS_PER_PTE);
 	for (pass = 0; pass < 4; pass++) {
-		fa_model_remap(&m);
+		mfa_model_remap(&m);
 		for (t = 0; t < tables; t++)
-			fa_model_touch(&m, t * PTRS_PER_PTE, false);
+			mfa_model_touch(&m, t * PTRS_PER_PTE, false);
 		KUNIT_EXPECT_EQ(test, m.s->order, 0);
 	}
 	KUNIT_EXPECT_EQ(test, m.faults, 4 * tables);
@@ -123,9 +123,9 @@ static void adapt_random_dense(struct kunit *test)
 {
 	unsigned long n = 4 * PTRS_PER_PTE, *order, i, j;
 	struct rnd_state rnd;
-	struct fa_model m;
+	struct mfa_model m;
 
-	fa_model_init(test, &m, n);
+	mfa_model_init(test, &m, n);
 	order = kunit_kmalloc_array(test, n, sizeof(*order), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, order);
 	for (i = 0; i < n; i++)
@@ -136,10 +136,10 @@ static void adapt_random_dense(struct kunit *test)
 		swap(order[i], order[j]);
 	}
 	for (i = 0; i < n; i++)
-		fa_model_touch(&m, order[i], false);
+		mfa_model_touch(&m, order[i], false);
 	KUNIT_EXPECT_EQ(test, m.pages, n);
-	KUNIT_EXPECT_GT(test, m.max_seen, min(FA_ADAPT_START_ORDER,
-					      fa_adapt_max_order()));
+	KUNIT_EXPECT_GT(test, m.max_seen, min(MFA_ADAPT_START_ORDER,
+					      mfa_adapt_max_order()));
 	KUNIT_EXPECT_LT_MSG(test, 2 * m.faults, n, "%lu faults for %lu pages",
 			    m.faults, n);
 }
@@ -152,14 +152,14 @@ static void adapt_random_dense(struct kunit *test)
  */
 static void adapt_cold_readahead(struct kunit *test)
 {
-	unsigned int max = fa_adapt_max_order(), ra;
+	unsigned int max = mfa_adapt_max_order(), ra;
 	unsigned long n = 4 * PTRS_PER_PTE, *cached, p, q;
-	struct fa_model m;
+	struct mfa_model m;
 
 	if (max < 2)
 		kunit_skip(test, "the largest order is %u: no room below it", max);
 	ra = max - 2;
-	fa_model_init(test, &m, n);
+	mfa_model_init(test, &m, n);
 	cached = kunit_kcalloc(test, BITS_TO_LONGS(n), sizeof(long), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, cached);
 	m.cached = cached;
@@ -171,7 +171,7 @@ static void adapt_cold_readahead(struct kunit *test)
 		/* A major fault reads the aligned 2^ra pages around it. */
 		for (q = from; major && q < from + (1UL << ra); q++)
 			__set_bit(q, cached);
-		fa_model_touch(&m, p, major);
+		mfa_model_touch(&m, p, major);
 	}
 	KUNIT_EXPECT_EQ(test, m.pages, n);
 	KUNIT_EXPECT_TRUE(test, m.s->cold);
@@ -187,29 +187,29 @@ static void adapt_cold_readahead(struct kunit *test)
  */
 static void adapt_rules(struct kunit *test)
 {
-	unsigned int max = fa_adapt_max_order(), start = min(FA_ADAPT_START_ORDER, max);
+	unsigned int max = mfa_adapt_max_order(), start = min(MFA_ADAPT_START_ORDER, max);
 	unsigned long base = 16 * PTRS_PER_PTE, w = 1UL << start, far;
-	struct fa_model m;
+	struct mfa_model m;
 
-	if (start < 1 || fa_adapt_max_order() < start + 1)
+	if (start < 1 || mfa_adapt_max_order() < start + 1)
 		kunit_skip(test, "the largest order %u leaves no room around %u",
-			   fa_adapt_max_order(), start);
-	fa_model_init(test, &m, 64 * PTRS_PER_PTE);
+			   mfa_adapt_max_order(), start);
+	mfa_model_init(test, &m, 64 * PTRS_PER_PTE);
 	far = base + 8 * PTRS_PER_PTE;
-	KUNIT_EXPECT_EQ(test, fa_adapt_step(m.s, base, false, max), start);
+	KUNIT_EXPECT_EQ(test, mfa_adapt_step(m.s, base, false, max), start);
 	KUNIT_EXPECT_EQ(test, m.s->hits + m.s->misses + m.s->unfilled, 0);
-	KUNIT_EXPECT_EQ(test, fa_adapt_step(m.s, base + w, false, max), start + 1);
+	KUNIT_EXPECT_EQ(test, mfa_adapt_step(m.s, base + w, false, max), start + 1);
 	KUNIT_EXPECT_EQ(test, m.s->hits, 1);
-	KUNIT_EXPECT_EQ(test, fa_adapt_step(m.s, base + w, false, max), start + 1);
+	KUNIT_EXPECT_EQ(test, mfa_adapt_step(m.s, base + w, false, max), start + 1);
 	KUNIT_EXPECT_EQ(test, m.s->hits + m.s->misses + m.s->unfilled, 1);
 	/* base + w's window at start + 1 holds base + w + 1. */
-	KUNIT_EXPECT_EQ(test, fa_adapt_step(m.s, base + w + 1, false, max), start);
+	KUNIT_EXPECT_EQ(test, mfa_adapt_step(m.s, base + w + 1, false, max), start);
 	KUNIT_EXPECT_EQ(test, m.s->unfilled, 1);
-	KUNIT_EXPECT_EQ(test, fa_adapt_step(m.s, far, false, max), start - 1);
+	KUNIT_EXPECT_EQ(test, mfa_adapt_step(m.s, far, false, max), start - 1);
 	KUNIT_EXPECT_EQ(test, m.s->misses, 1);
 	/* A major fault: never above the readahead order again. */
-	KUNIT_EXPECT_EQ(test, fa_adapt_step(m.s, far + w, true, 0), 0);
-	KUNIT_EXPECT_EQ(test, fa_adapt_step(m.s, far + 2 * w, false, 0), 0);
+	KUNIT_EXPECT_EQ(test, mfa_adapt_step(m.s, far + w, true, 0), 0);
+	KUNIT_EXPECT_EQ(test, mfa_adapt_step(m.s, far + 2 * w, false, 0), 0);
 	KUNIT_EXPECT_TRUE(test, m.s->cold);
 }
 
@@ -219,15 +219,15 @@ static void adapt_rules(struct kunit *test)
  */
 static void adapt_bounded(struct kunit *test)
 {
-	unsigned int max = fa_adapt_max_order(), o, i, bits, was = 0;
-	struct fa_model m;
+	unsigned int max = mfa_adapt_max_order(), o, i, bits, was = 0;
+	struct mfa_model m;
 	struct rnd_state rnd;
 
-	fa_model_init(test, &m, 64 * PTRS_PER_PTE);
+	mfa_model_init(test, &m, 64 * PTRS_PER_PTE);
 	prandom_seed_state(&rnd, 7);
 	for (i = 0; i < 10000; i++) {
-		o = fa_adapt_step(m.s, prandom_u32_state(&rnd) % (64 * PTRS_PER_PTE),
-				  false, max);
+		o = mfa_adapt_step(m.s, prandom_u32_state(&rnd) % (64 * PTRS_PER_PTE),
+				   false, max);
 		KUNIT_ASSERT_LE(test, o, max);
 		bits = bitmap_weight(m.s->blocks, 1U << m.s->shift);
 		KUNIT_ASSERT_LE(test, bits - was, 8);
@@ -246,32 +246,32 @@ static void adapt_bounded(struct kunit *test)
 static void adapt_small_far(struct kunit *test)
 {
 	unsigned long small = PTRS_PER_PTE / 2, p = 0, i, page = 0;
-	unsigned long stride = (3UL << fa_adapt_block_shift()) | 1;
-	unsigned int max = fa_adapt_max_order(), o, least = UINT_MAX;
+	unsigned long stride = (3UL << mfa_adapt_block_shift()) | 1;
+	unsigned int max = mfa_adapt_max_order(), o, least = UINT_MAX;
 	unsigned int least_s = UINT_MAX;
 	/* 32KiB in pages, within the largest window: at least a page. */
 	unsigned long want = clamp(SZ_32K >> PAGE_SHIFT, 1UL, 1UL << max);
-	struct fa_model m;
+	struct mfa_model m;
 
 	if (small < 8 * stride)
 		kunit_skip(test, "%lu PTEs: no room for far faults",
 			   (unsigned long)PTRS_PER_PTE);
-	fa_model_init(test, &m, small);
+	mfa_model_init(test, &m, small);
 	for (i = 0; i < small / stride; i++, p += stride) {
 		page = m.base + p;
-		o = fa_adapt_step(m.s, page, false, max);
+		o = mfa_adapt_step(m.s, page, false, max);
 		least = min(least, o);
 		least_s = min(least_s, m.s->order);
 	}
 	KUNIT_EXPECT_EQ(test, 1UL << least, want);
 	KUNIT_EXPECT_EQ(test, least_s, 0);
-	KUNIT_EXPECT_EQ(test, 1UL << fa_adapt_step(m.s, page, false, max), want);
-	KUNIT_EXPECT_EQ(test, fa_adapt_step(m.s, page + 2 * stride, true, 0), 0);
+	KUNIT_EXPECT_EQ(test, 1UL << mfa_adapt_step(m.s, page, false, max), want);
+	KUNIT_EXPECT_EQ(test, mfa_adapt_step(m.s, page + 2 * stride, true, 0), 0);
 
-	fa_model_init(test, &m, PTRS_PER_PTE);
+	mfa_model_init(test, &m, PTRS_PER_PTE);
 	least = UINT_MAX;
 	for (i = 0, p = 0; i < small / stride; i++, p += 2 * stride)
-		least = min(least, fa_adapt_step(m.s, m.base + p, false, max));
+		least = min(least, mfa_adapt_step(m.s, m.base + p, false, max));
 	KUNIT_EXPECT_EQ(test, least, 0);
 }
 
@@ -279,13 +279,13 @@ static void adapt_small_far(struct kunit *test)
 static void adapt_small_sequential(struct kunit *test)
 {
 	unsigned long small = PTRS_PER_PTE / 2, p;
-	struct fa_model m;
+	struct mfa_model m;
 
-	fa_model_init(test, &m, small);
+	mfa_model_init(test, &m, small);
 	for (p = 0; p < small; p++)
-		fa_model_touch(&m, p, false);
+		mfa_model_touch(&m, p, false);
 	KUNIT_EXPECT_EQ(test, m.pages, small);
-	KUNIT_EXPECT_EQ(test, m.max_seen, fa_adapt_max_order());
+	KUNIT_EXPECT_EQ(test, m.max_seen, mfa_adapt_max_order());
 }
 
 /*
@@ -297,43 +297,43 @@ static void adapt_small_sequential(struct kunit *test)
  */
 static void adapt_bitmap_bounds(struct kunit *test)
 {
-	unsigned int shift = fa_adapt_bitmap_shift(1);
+	unsigned int shift = mfa_adapt_bitmap_shift(1);
 	unsigned long words = BITS_TO_LONGS(1UL << shift);
 	unsigned long page = 16 * PTRS_PER_PTE;
-	struct fa_adapt_state *s;
+	struct mfa_adapt_state *s;
 
 	s = kunit_kzalloc(test, struct_size(s, blocks, words + 1), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, s);
-	fa_adapt_state_init(s, shift, 0);
+	mfa_adapt_state_init(s, shift, 0);
 	s->blocks[words] = ~0UL;
 	/* A fault eight page tables away, that marked nothing. */
 	s->last = page + 8 * PTRS_PER_PTE + 1;
-	fa_adapt_step(s, page, false, fa_adapt_max_order());
+	mfa_adapt_step(s, page, false, mfa_adapt_max_order());
 	KUNIT_EXPECT_EQ(test, s->revisits, 0);
 	KUNIT_EXPECT_EQ(test, s->misses, 1);
 	KUNIT_EXPECT_EQ(test, s->blocks[words], ~0UL);
 	/* Larger mappings get a bit per block, up to the limit. */
-	KUNIT_EXPECT_EQ(test, 1UL << fa_adapt_bitmap_shift(2 * FA_ADAPT_MAX_BITS <<
-							   fa_adapt_block_shift()),
-			FA_ADAPT_MAX_BITS);
+	KUNIT_EXPECT_EQ(test, 1UL << mfa_adapt_bitmap_shift(2 * MFA_ADAPT_MAX_BITS <<
+							   mfa_adapt_block_shift()),
+			MFA_ADAPT_MAX_BITS);
 }
 
 /*
  * Tasks faulting one mapping in turn, each taking a major fault now and
- * then: up to FA_ADAPT_TASKS of them, each is told of its own major
+ * then: up to MFA_ADAPT_TASKS of them, each is told of its own major
  * faults exactly (v2 kept one task, and told two alternating threads of
  * none); with more, never of a major fault it did not take.
  */
 static void adapt_task_major(struct kunit *test)
 {
-	unsigned long task[FA_ADAPT_TASKS] = { 0 }, me;
-	unsigned int majflt[FA_ADAPT_TASKS] = { 0 }, maj[FA_ADAPT_TASKS + 1] = { 0 };
-	unsigned int last[FA_ADAPT_TASKS + 1], n, t, round, told, wrong;
+	unsigned long task[MFA_ADAPT_TASKS] = { 0 }, me;
+	unsigned int majflt[MFA_ADAPT_TASKS] = { 0 }, maj[MFA_ADAPT_TASKS + 1] = { 0 };
+	unsigned int last[MFA_ADAPT_TASKS + 1], n, t, round, told, wrong;
 	struct rnd_state rnd;
 	bool got, took, changed;
 
 	prandom_seed_state(&rnd, 7);
-	for (n = 1; n <= FA_ADAPT_TASKS + 1; n++) {
+	for (n = 1; n <= MFA_ADAPT_TASKS + 1; n++) {
 		memset(task, 0, sizeof(task));
 		told = 0;
 		wrong = 0;
@@ -345,11 +345,11 @@ static void adapt_task_major(struct kunit *test)
 				me = 0x1000UL * (t + 1);
 				took = prandom_u32_state(&rnd) % 4 == 0;
 				maj[t] += took;
-				got = fa_adapt_task_major(task, majflt, me, maj[t]);
+				got = mfa_adapt_task_major(task, majflt, me, maj[t]);
 				changed = last[t] != maj[t];
 				if (got && !changed)
 					wrong++;
-				if (n <= FA_ADAPT_TASKS && last[t] != UINT_MAX &&
+				if (n <= MFA_ADAPT_TASKS && last[t] != UINT_MAX &&
 				    got != changed)
 					wrong++;
 				told += got;
@@ -357,9 +357,189 @@ static void adapt_task_major(struct kunit *test)
 			}
 		}
 		KUNIT_EXPECT_EQ_MSG(test, wrong, 0, "%u tasks", n);
-		if (n <= FA_ADAPT_TASKS)
+		if (n <= MFA_ADAPT_TASKS)
 			KUNIT_EXPECT_GT_MSG(test, told, 0, "%u tasks", n);
 	}
+}
+
+/*
+ * The state's table, a private one of the test's (never the module's):
+ * the mappings' VMAs are only compared, and sized.
+ */
+KUNIT_DEFINE_ACTION_WRAPPER(mfa_test_vfree, vfree, const void *);
+
+/* After the test: the table's state, then its counters and itself. */
+static void adapt_table_free(void *data)
+{
+	struct mfa_adapt_table *t = data;
+
+	mfa_adapt_table_clear(t);
+	free_percpu(t->untracked);
+	free_percpu(t->evicted);
+	kfree(t);
+}
+
+static struct mfa_adapt_table *adapt_table(struct kunit *test,
+					   unsigned int limit,
+					   unsigned long idle)
+{
+	struct mfa_adapt_table *t = kzalloc(sizeof(*t), GFP_KERNEL);
+	bool ok;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->limit = limit;
+	t->idle = idle;
+	t->untracked = alloc_percpu(unsigned long);
+	t->evicted = alloc_percpu(unsigned long);
+	ok = t->untracked && t->evicted;
+	mfa_adapt_table_init(t);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, adapt_table_free, t), 0);
+	KUNIT_ASSERT_TRUE(test, ok);
+	return t;
+}
+
+/* @n file mappings of 16 pages, for the table's keys. */
+static struct vm_area_struct *adapt_vmas(struct kunit *test, unsigned int n)
+{
+	struct vm_area_struct *v = vzalloc(array_size(n, sizeof(*v)));
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, v);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, mfa_test_vfree, v), 0);
+	for (i = 0; i < n; i++) {
+		v[i].vm_start = (16UL + 32 * i) << PAGE_SHIFT;
+		v[i].vm_end = v[i].vm_start + (16UL << PAGE_SHIFT);
+	}
+	return v;
+}
+
+struct adapt_counts {
+	unsigned int tracked;
+	unsigned long untracked, evicted;
+};
+
+static struct adapt_counts adapt_counts(struct mfa_adapt_table *t)
+{
+	struct adapt_counts c;
+
+	mfa_adapt_table_counts(t, &c.tracked, &c.untracked, &c.evicted);
+	return c;
+}
+
+/*
+ * A mapping's state is found again, one per VMA, with more VMAs than
+ * buckets; forgetting a VMA drops its state only, and a VMA without
+ * state is turned away.
+ */
+static void adapt_table_get_forget(struct kunit *test)
+{
+	unsigned int i, n = 3 << MFA_ADAPT_HASH_BITS, wrong = 0;
+	struct vm_area_struct *v = adapt_vmas(test, n);
+	struct mfa_adapt_table *t = adapt_table(test, n, 3600 * HZ);
+	struct mfa_adapt **a = kunit_kcalloc(test, n, sizeof(*a), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	rcu_read_lock();
+	for (i = 0; i < n; i++) {
+		a[i] = mfa_adapt_get(t, &v[i]);
+		wrong += !a[i] || (i && a[i] == a[i - 1]);
+	}
+	for (i = 0; i < n; i++)
+		wrong += mfa_adapt_get(t, &v[i]) != a[i];
+	KUNIT_EXPECT_EQ(test, wrong, 0);
+	KUNIT_EXPECT_EQ(test, adapt_counts(t).tracked, n);
+	KUNIT_EXPECT_EQ(test, adapt_counts(t).untracked, 0);
+
+	mfa_adapt_forget(t, &v[0]);
+	mfa_adapt_forget(t, &v[0]);	/* no state now: nothing */
+	KUNIT_EXPECT_EQ(test, adapt_counts(t).tracked, n - 1);
+	for (i = 1; i < n; i++)
+		wrong += mfa_adapt_get(t, &v[i]) != a[i];
+	KUNIT_EXPECT_EQ(test, wrong, 0);
+	/* New state for the VMA forgotten. */
+	KUNIT_EXPECT_NOT_NULL(test, mfa_adapt_get(t, &v[0]));
+	KUNIT_EXPECT_EQ(test, adapt_counts(t).tracked, n);
+	rcu_read_unlock();
+
+	mfa_adapt_table_clear(t);
+	KUNIT_EXPECT_EQ(test, adapt_counts(t).tracked, 0);
+}
+
+/*
+ * At the limit, with nothing idle, a new mapping gets no state (and its
+ * faults are counted), while the tracked ones keep theirs; a VMA freed
+ * makes room.
+ */
+static void adapt_table_limit(struct kunit *test)
+{
+	const unsigned int limit = 4;
+	struct vm_area_struct *v = adapt_vmas(test, limit + 1);
+	struct mfa_adapt_table *t = adapt_table(test, limit, 3600 * HZ);
+	struct mfa_adapt *a[4];
+	unsigned int i;
+
+	rcu_read_lock();
+	for (i = 0; i < limit; i++) {
+		a[i] = mfa_adapt_get(t, &v[i]);
+		KUNIT_EXPECT_NOT_NULL(test, a[i]);
+	}
+	KUNIT_EXPECT_NULL(test, mfa_adapt_get(t, &v[limit]));
+	KUNIT_EXPECT_NULL(test, mfa_adapt_get(t, &v[limit]));
+	KUNIT_EXPECT_EQ(test, adapt_counts(t).untracked, 2);
+	KUNIT_EXPECT_EQ(test, adapt_counts(t).evicted, 0);
+	for (i = 0; i < limit; i++)
+		KUNIT_EXPECT_PTR_EQ(test, mfa_adapt_get(t, &v[i]), a[i]);
+	mfa_adapt_forget(t, &v[1]);
+	KUNIT_EXPECT_NOT_NULL(test, mfa_adapt_get(t, &v[limit]));
+	KUNIT_EXPECT_EQ(test, adapt_counts(t).tracked, limit);
+	KUNIT_EXPECT_EQ(test, adapt_counts(t).untracked, 2);
+	rcu_read_unlock();
+}
+
+/*
+ * A full table frees the state of a mapping idle for the table's idle
+ * time, in the new mapping's bucket or the next ones, so that mappings
+ * faulted once and left cannot keep the policy from another process's:
+ * three VMAs of one bucket, a table of two.
+ */
+static void adapt_table_evict(struct kunit *test)
+{
+	unsigned int i, b, n = 3 << MFA_ADAPT_HASH_BITS, same[3];
+	struct vm_area_struct *v = adapt_vmas(test, n);
+	struct mfa_adapt_table *t = adapt_table(test, 2, 1);
+	unsigned int (*seen)[3];
+	unsigned long start;
+	u8 *k;
+
+	/* Three of 3 x 1024 VMAs in 1024 buckets share one: pigeonholes. */
+	seen = kunit_kcalloc(test, 1 << MFA_ADAPT_HASH_BITS, sizeof(*seen),
+			     GFP_KERNEL);
+	k = kunit_kzalloc(test, 1 << MFA_ADAPT_HASH_BITS, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, seen);
+	KUNIT_ASSERT_NOT_NULL(test, k);
+	for (i = 0; i < n; i++) {
+		b = hash_ptr(&v[i], MFA_ADAPT_HASH_BITS);
+		seen[b][k[b]++] = i;
+		if (k[b] == 3)
+			break;
+	}
+	KUNIT_ASSERT_LT(test, i, n);
+	memcpy(same, seen[b], sizeof(same));
+
+	rcu_read_lock();
+	KUNIT_EXPECT_NOT_NULL(test, mfa_adapt_get(t, &v[same[0]]));
+	KUNIT_EXPECT_NOT_NULL(test, mfa_adapt_get(t, &v[same[1]]));
+	rcu_read_unlock();
+	/* Idle: no fault for more than a tick. */
+	start = jiffies;
+	while (time_before_eq(jiffies, start + 2))
+		schedule_timeout_uninterruptible(1);
+	rcu_read_lock();
+	KUNIT_EXPECT_NOT_NULL(test, mfa_adapt_get(t, &v[same[2]]));
+	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, adapt_counts(t).evicted, 1);
+	KUNIT_EXPECT_EQ(test, adapt_counts(t).tracked, 2);
+	KUNIT_EXPECT_EQ(test, adapt_counts(t).untracked, 0);
 }
 
 #endif /* _FA_ADAPT_KUNIT_H */

@@ -10,7 +10,7 @@
 struct parse_case {
 	const char *in;
 	const char *why;	/* NULL: accepted; else a part of the reason */
-	enum fa_cmd_type type;
+	enum mfa_cmd_type type;
 	pid_t pid;
 	unsigned long addr;
 	unsigned int order;
@@ -18,12 +18,12 @@ struct parse_case {
 
 /* Each rejected row breaks exactly one rule of module.rst's grammar. */
 static const struct parse_case parse_cases[] = {
-	{ "clear",			NULL, FA_CMD_CLEAR },
-	{ "clear\n",			NULL, FA_CMD_CLEAR },
-	{ "1 0x1000 4",			NULL, FA_CMD_SET, 1, 0x1000, 4 },
-	{ "42 4096 0\n",		NULL, FA_CMD_SET, 42, 4096, 0 },
-	{ "7 \t 0xAbC000\t3",		NULL, FA_CMD_SET, 7, 0xabc000, 3 },
-	{ "3 0 default",		NULL, FA_CMD_DEFAULT, 3, 0 },
+	{ "clear",			NULL, MFA_CMD_CLEAR },
+	{ "clear\n",			NULL, MFA_CMD_CLEAR },
+	{ "1 0x1000 4",			NULL, MFA_CMD_SET, 1, 0x1000, 4 },
+	{ "42 4096 0\n",		NULL, MFA_CMD_SET, 42, 4096, 0 },
+	{ "7 \t 0xAbC000\t3",		NULL, MFA_CMD_SET, 7, 0xabc000, 3 },
+	{ "3 0 default",		NULL, MFA_CMD_DEFAULT, 3, 0 },
 	/* One optional newline, at the end; no other control character. */
 	{ "",				"empty" },
 	{ "\n",				"empty" },
@@ -67,8 +67,8 @@ static void expect_parse(struct kunit *test, const struct parse_case *c,
 			 size_t len)
 {
 	const char *why = NULL;
-	struct fa_cmd cmd = {};
-	int err = fa_parse_cmd(c->in, len, max_order(), &cmd, &why);
+	struct mfa_cmd cmd = {};
+	int err = mfa_parse_cmd(c->in, len, max_order(), &cmd, &why);
 
 	if (c->why) {
 		KUNIT_EXPECT_EQ_MSG(test, err, -EINVAL, "input '%s'", c->in);
@@ -81,11 +81,11 @@ static void expect_parse(struct kunit *test, const struct parse_case *c,
 	}
 	KUNIT_ASSERT_EQ_MSG(test, err, 0, "input '%s': %s", c->in, why);
 	KUNIT_EXPECT_EQ_MSG(test, cmd.type, c->type, "input '%s'", c->in);
-	if (c->type == FA_CMD_CLEAR)
+	if (c->type == MFA_CMD_CLEAR)
 		return;
 	KUNIT_EXPECT_EQ(test, cmd.pid, c->pid);
 	KUNIT_EXPECT_EQ(test, cmd.addr, c->addr);
-	if (c->type == FA_CMD_SET)
+	if (c->type == MFA_CMD_SET)
 		KUNIT_EXPECT_EQ(test, cmd.order, c->order);
 }
 
@@ -100,11 +100,11 @@ static void parse_rules(struct kunit *test)
 /* Limits that depend on the machine: orders, unsigned long, length. */
 static void parse_limits(struct kunit *test)
 {
-	char in[FA_CMD_MAX_LEN + 8], big[32];
+	char in[MFA_CMD_MAX_LEN + 8], big[32];
 	struct parse_case c = { .in = in };
 
 	snprintf(in, sizeof(in), "1 0x1000 %u", max_order());
-	c.type = FA_CMD_SET;
+	c.type = MFA_CMD_SET;
 	c.pid = 1;
 	c.addr = 0x1000;
 	c.order = max_order();
@@ -137,18 +137,18 @@ static void parse_limits(struct kunit *test)
 	c.order = 4;
 	expect_parse(test, &c, strlen(in));
 
-	/* FA_CMD_MAX_LEN bytes are a command; one more is not. */
+	/* MFA_CMD_MAX_LEN bytes are a command; one more is not. */
 	memset(in, '\t', sizeof(in));
 	in[sizeof(in) - 1] = '\0';	/* for the messages' %s */
 	memcpy(in, "1 0x1000", 8);
-	in[FA_CMD_MAX_LEN - 1] = '4';
+	in[MFA_CMD_MAX_LEN - 1] = '4';
 	c.why = NULL;
 	c.addr = 0x1000;
 	c.order = 4;
-	expect_parse(test, &c, FA_CMD_MAX_LEN);
+	expect_parse(test, &c, MFA_CMD_MAX_LEN);
 	c.why = "longer";
-	in[FA_CMD_MAX_LEN] = '4';
-	expect_parse(test, &c, FA_CMD_MAX_LEN + 1);
+	in[MFA_CMD_MAX_LEN] = '4';
+	expect_parse(test, &c, MFA_CMD_MAX_LEN + 1);
 
 	/* A NUL inside is a control character, not an end. */
 	c.in = "1 0x1000\0 4";
@@ -170,8 +170,8 @@ static void parse_uint(struct kunit *test)
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		val = 99;
-		KUNIT_EXPECT_EQ_MSG(test, fa_parse_uint(cases[i].in,
-							strlen(cases[i].in), 9,
+		KUNIT_EXPECT_EQ_MSG(test, mfa_parse_uint(cases[i].in,
+							 strlen(cases[i].in), 9,
 							&val, &why),
 				    cases[i].err, "input '%s'", cases[i].in);
 		if (!cases[i].err)
@@ -198,7 +198,7 @@ static void parse_policy(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		bool adaptive = !cases[i].adaptive;
 		const char *why = NULL;
-		int err = fa_parse_policy(cases[i].in, strlen(cases[i].in),
+		int err = mfa_parse_policy(cases[i].in, strlen(cases[i].in),
 					  &adaptive, &why);
 
 		KUNIT_EXPECT_EQ_MSG(test, err, cases[i].err, "'%s'", cases[i].in);

@@ -18,12 +18,12 @@ static struct vm_area_struct *vmas(struct kunit *test, unsigned int n)
 	return v;
 }
 
-static struct fa_overrides *table(struct kunit *test)
+static struct mfa_overrides *table(struct kunit *test)
 {
-	struct fa_overrides *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	struct mfa_overrides *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
-	fa_ovs_init(t);
+	mfa_ovs_init(t);
 	return t;
 }
 
@@ -31,24 +31,24 @@ static struct fa_overrides *table(struct kunit *test)
  * Set @order on @vma in @t within the limits: 0, or -ENOSPC with @t as it
  * was.  The override it replaced is freed.
  */
-static int set_within(struct kunit *test, struct fa_overrides *t,
+static int set_within(struct kunit *test, struct mfa_overrides *t,
 		      const struct vm_area_struct *vma, unsigned int order,
 		      unsigned int writes, unsigned int limit)
 {
-	struct fa_override *ov = fa_ov_alloc(vma, order, GFP_KERNEL), *old;
+	struct mfa_override *ov = mfa_ov_alloc(vma, order, GFP_KERNEL), *old;
 
 	KUNIT_ASSERT_NOT_NULL(test, ov);
-	old = fa_ovs_set(t, ov, writes, limit);
+	old = mfa_ovs_set(t, ov, writes, limit);
 	if (IS_ERR(old)) {
-		fa_ov_free(ov);
+		mfa_ov_free(ov);
 		return PTR_ERR(old);
 	}
 	if (old)
-		fa_ov_put(old);
+		mfa_ov_put(old);
 	return 0;
 }
 
-static void set(struct kunit *test, struct fa_overrides *t,
+static void set(struct kunit *test, struct mfa_overrides *t,
 		const struct vm_area_struct *vma, unsigned int order)
 {
 	KUNIT_ASSERT_EQ(test, set_within(test, t, vma, order, UINT_MAX,
@@ -56,22 +56,22 @@ static void set(struct kunit *test, struct fa_overrides *t,
 }
 
 /* The order of @vma's override in @t, or -1 if it has none. */
-static int order_of(struct fa_overrides *t, const struct vm_area_struct *vma)
+static int order_of(struct mfa_overrides *t, const struct vm_area_struct *vma)
 {
-	struct fa_override *ov;
+	struct mfa_override *ov;
 	int order;
 
 	rcu_read_lock();
-	ov = fa_ovs_find(t, vma);
+	ov = mfa_ovs_find(t, vma);
 	order = ov ? ov->o->order : -1;
 	rcu_read_unlock();
 	return order;
 }
 
 /* Empty the table, and wait for its overrides to be freed. */
-static void done(struct fa_overrides *t)
+static void done(struct mfa_overrides *t)
 {
-	fa_ovs_clear(t);
+	mfa_ovs_clear(t);
 	rcu_barrier();
 }
 
@@ -79,7 +79,7 @@ static void done(struct fa_overrides *t)
 static void ovs_set_replaces(struct kunit *test)
 {
 	struct vm_area_struct *v = vmas(test, 3);
-	struct fa_overrides *t = table(test);
+	struct mfa_overrides *t = table(test);
 
 	KUNIT_EXPECT_EQ(test, order_of(t, &v[0]), -1);
 	set(test, t, &v[0], 0);
@@ -104,18 +104,18 @@ static void ovs_set_replaces(struct kunit *test)
 static void ovs_dup_follows(struct kunit *test)
 {
 	struct vm_area_struct *v = vmas(test, 4);
-	struct fa_overrides *t = table(test);
-	struct fa_override *a, *b;
+	struct mfa_overrides *t = table(test);
+	struct mfa_override *a, *b;
 
 	set(test, t, &v[0], 3);
-	fa_ovs_dup(t, &v[0], &v[1], UINT_MAX, GFP_KERNEL);
-	fa_ovs_dup(t, &v[2], &v[3], UINT_MAX, GFP_KERNEL);
+	mfa_ovs_dup(t, &v[0], &v[1], UINT_MAX, GFP_KERNEL);
+	mfa_ovs_dup(t, &v[2], &v[3], UINT_MAX, GFP_KERNEL);
 	KUNIT_EXPECT_EQ(test, order_of(t, &v[1]), 3);
 	KUNIT_EXPECT_EQ(test, order_of(t, &v[3]), -1);
 	KUNIT_EXPECT_EQ(test, t->nr, 2);
 	rcu_read_lock();
-	a = fa_ovs_find(t, &v[0]);
-	b = fa_ovs_find(t, &v[1]);
+	a = mfa_ovs_find(t, &v[0]);
+	b = mfa_ovs_find(t, &v[1]);
 	KUNIT_EXPECT_TRUE(test, a && b && a != b && a->o == b->o &&
 			  refcount_read(&a->o->ref) == 2);
 	rcu_read_unlock();
@@ -123,9 +123,9 @@ static void ovs_dup_follows(struct kunit *test)
 	set(test, t, &v[1], 1);
 	KUNIT_EXPECT_EQ(test, order_of(t, &v[0]), 3);
 	KUNIT_EXPECT_EQ(test, order_of(t, &v[1]), 1);
-	KUNIT_EXPECT_TRUE(test, fa_ovs_remove(t, &v[0]));
-	KUNIT_EXPECT_FALSE(test, fa_ovs_remove(t, &v[0]));
-	fa_ovs_dup(t, &v[0], &v[2], UINT_MAX, GFP_KERNEL);
+	KUNIT_EXPECT_TRUE(test, mfa_ovs_remove(t, &v[0]));
+	KUNIT_EXPECT_FALSE(test, mfa_ovs_remove(t, &v[0]));
+	mfa_ovs_dup(t, &v[0], &v[2], UINT_MAX, GFP_KERNEL);
 	KUNIT_EXPECT_EQ(test, order_of(t, &v[2]), -1);
 	KUNIT_EXPECT_EQ(test, order_of(t, &v[1]), 1);
 	KUNIT_EXPECT_EQ(test, t->nr, 1);
@@ -136,11 +136,11 @@ static void ovs_dup_follows(struct kunit *test)
 static void ovs_copy_outlives(struct kunit *test)
 {
 	struct vm_area_struct *v = vmas(test, 2);
-	struct fa_overrides *t = table(test);
+	struct mfa_overrides *t = table(test);
 
 	set(test, t, &v[0], 5);
-	fa_ovs_dup(t, &v[0], &v[1], UINT_MAX, GFP_KERNEL);
-	KUNIT_EXPECT_TRUE(test, fa_ovs_remove(t, &v[0]));
+	mfa_ovs_dup(t, &v[0], &v[1], UINT_MAX, GFP_KERNEL);
+	KUNIT_EXPECT_TRUE(test, mfa_ovs_remove(t, &v[0]));
 	rcu_barrier();	/* the original freed: its share of the order too */
 	KUNIT_EXPECT_EQ(test, order_of(t, &v[1]), 5);
 	done(t);
@@ -153,11 +153,11 @@ static void ovs_copy_outlives(struct kunit *test)
 static void ovs_copy_limit(struct kunit *test)
 {
 	struct vm_area_struct *v = vmas(test, 4);
-	struct fa_overrides *t = table(test);
+	struct mfa_overrides *t = table(test);
 
 	set(test, t, &v[0], 2);
-	fa_ovs_dup(t, &v[0], &v[1], 2, GFP_KERNEL);
-	fa_ovs_dup(t, &v[0], &v[2], 2, GFP_KERNEL);
+	mfa_ovs_dup(t, &v[0], &v[1], 2, GFP_KERNEL);
+	mfa_ovs_dup(t, &v[0], &v[2], 2, GFP_KERNEL);
 	KUNIT_EXPECT_EQ(test, order_of(t, &v[1]), 2);
 	KUNIT_EXPECT_EQ(test, order_of(t, &v[2]), -1);
 	KUNIT_EXPECT_EQ(test, t->nr, 2);
@@ -165,9 +165,9 @@ static void ovs_copy_limit(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->writes, 1);
 	set(test, t, &v[3], 1);
 	KUNIT_EXPECT_EQ(test, t->writes, 2);
-	KUNIT_EXPECT_TRUE(test, fa_ovs_remove(t, &v[0]));
+	KUNIT_EXPECT_TRUE(test, mfa_ovs_remove(t, &v[0]));
 	KUNIT_EXPECT_EQ(test, t->writes, 2);
-	KUNIT_EXPECT_TRUE(test, fa_ovs_remove(t, &v[1]));
+	KUNIT_EXPECT_TRUE(test, mfa_ovs_remove(t, &v[1]));
 	KUNIT_EXPECT_EQ(test, t->writes, 1);
 	/* A write that replaces a VMA's own override: still one. */
 	set(test, t, &v[3], 5);
@@ -180,7 +180,7 @@ static void ovs_copy_limit(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, order_of(t, &v[3]), 0);
 	KUNIT_EXPECT_EQ(test, t->nr, 1);
 	/* Replacing a shared one adds a write: refused at the limit. */
-	fa_ovs_dup(t, &v[3], &v[0], UINT_MAX, GFP_KERNEL);
+	mfa_ovs_dup(t, &v[3], &v[0], UINT_MAX, GFP_KERNEL);
 	KUNIT_EXPECT_EQ(test, set_within(test, t, &v[0], 3, 1, UINT_MAX), -ENOSPC);
 	KUNIT_EXPECT_EQ(test, order_of(t, &v[0]), 0);
 	KUNIT_EXPECT_EQ(test, set_within(test, t, &v[0], 3, 2, UINT_MAX), 0);
@@ -192,17 +192,17 @@ static void ovs_copy_limit(struct kunit *test)
 /* More VMAs than buckets: each finds its own, removals leave the rest. */
 static void ovs_many(struct kunit *test)
 {
-	const unsigned int n = 3 << FA_OV_HASH_BITS;
+	const unsigned int n = 3 << MFA_OV_HASH_BITS;
 	struct vm_area_struct *v = vmas(test, n);
-	struct fa_overrides *t = table(test);
+	struct mfa_overrides *t = table(test);
 	unsigned int i, wrong = 0;
 
 	for (i = 0; i < n; i++)
-		set(test, t, &v[i], i % FA_NR_ORDERS);
+		set(test, t, &v[i], i % MFA_NR_ORDERS);
 	for (i = 0; i < n; i += 2)
-		KUNIT_EXPECT_TRUE(test, fa_ovs_remove(t, &v[i]));
+		KUNIT_EXPECT_TRUE(test, mfa_ovs_remove(t, &v[i]));
 	for (i = 0; i < n; i++)
-		wrong += order_of(t, &v[i]) != (i % 2 ? (int)(i % FA_NR_ORDERS) : -1);
+		wrong += order_of(t, &v[i]) != (i % 2 ? (int)(i % MFA_NR_ORDERS) : -1);
 	KUNIT_EXPECT_EQ(test, wrong, 0);
 	KUNIT_EXPECT_EQ(test, t->nr, n / 2);
 	done(t);

@@ -1174,7 +1174,7 @@ static void test_adaptive(void)
 
 	/*
 	 * Another process fills the table and sleeps: once its mappings are
-	 * idle (a second: FA_ADAPT_IDLE), a new mapping here still gets state.
+	 * idle (a second: MFA_ADAPT_IDLE), a new mapping here still gets state.
 	 */
 	pid = hog(fd, limit, &many_n);
 	n = stat_of("adaptive_mappings");
@@ -1493,7 +1493,7 @@ static void test_dupfail(void)
 
 	cmd("clear\n");
 	set_order(4);
-	/* struct fa_override is 48 bytes on 64-bit: kmalloc-64. */
+	/* struct mfa_override is 48 bytes on 64-bit: kmalloc-64. */
 	if (!p || cmd("%d %p 0\n", getpid(), p) ||
 	    put("/sys/kernel/slab/kmalloc-64/failslab", "1", 1) ||
 	    failslab("cache-filter", "Y") ||
