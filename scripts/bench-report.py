@@ -9,8 +9,8 @@ The first LABEL is the kernel under test ("patched"); a second one
 numbered in the order given.  --aa: the two labels are the same kernel
 (make bench AA=1, labels A and B): the header then gives the
 false-positive rate of every verdict type, a true null throughout.  Runs
-of setup "sweep" make the order tables; those of setups mod-off, mod-idle
-and mod-256 (sweep.sh -k) the module-cost lines; those of setup
+of setup "sweep" make the order tables; those of setups mod-off, mod-idle,
+mod-256 and mod-adaptive (sweep.sh -k) the module-cost lines; those of setup
 "adaptive" (sweep.sh -a: mod_faultaround's adaptive policy, their order
 column the default order it starts from, not an order) a column
 "adaptive" after the largest order, and the Adaptive section that opens
@@ -106,12 +106,16 @@ CONTROL = "anon"	# no order touches anonymous faults
 CHECKED = ("seq", "rand", "sparse")
 # Where there is no Rss, and only fa_mapped > 0 at orders above 0 can be
 # checked: exec and dynexec (the children's mappings are gone), mixed
-# (fa-bench does not measure its two threads' mappings).  EXECS: those
-# whose pages touched are program starts.
+# (fa-bench does not measure its two threads' mappings), vmas (each of
+# its two-page mappings is gone before the next).  EXECS: those whose
+# pages touched are program starts.
 EXECS = ("exec", "dynexec")
-NO_RSS = EXECS + ("mixed",)
+NO_RSS = EXECS + ("mixed", "vmas")
 # mod_faultaround's adaptive policy: the setup of its runs, and its column.
 ADAPTIVE = "adaptive"
+# The module-cost setups compared with mod-off (sweep.sh -k).
+MOD_SETUPS = (("mod-idle", "no override"), ("mod-256", "256 overrides"),
+              ("mod-adaptive", "adaptive"))
 ADAPT_BEST = 0.05	# "within 5% of the best" fixed order
 ADAPT_MARGIN = 0.02	# where no order applies: equivalent to off within +-2%
 SPARSE_GOAL = 1.25	# sparse's pages mapped per page touched, at most
@@ -984,8 +988,7 @@ class Report:
             off = self.key(w, t, o, "mod-off")
             if not st.has(off):
                 continue
-            for setup, name in (("mod-idle", "no override"),
-                                ("mod-256", "256 overrides")):
+            for setup, name in MOD_SETUPS:
                 k = self.key(w, t, o, setup)
                 if not st.has(k):
                     continue
@@ -993,7 +996,9 @@ class Report:
                 lines.append({"workload": w, "threads": t, "order": o,
                               "setup": setup, "name": name, "boot": c,
                               "tost": c.tost(), "n": (len(st.values(k)),
-                                                      len(st.values(off)))})
+                                                      len(st.values(off))),
+                              "minflt": (st.median(k, "minflt"),
+                                         st.median(off, "minflt"))})
         return lines
 
     def ab(self):
@@ -1617,11 +1622,26 @@ class Report:
                     "'differs' when marked '*', 'costs at most "
                     f"+{AB_MARGIN:.0%}' when only its top is inside, "
                     "'inconclusive' otherwise.")
+        if any(m["setup"] == "mod-adaptive" for m in mods):
+            out += para("mod-adaptive is the module's adaptive policy on, "
+                        "no override: every thread of the workload faults "
+                        "one mapping, and the policy picks its window, so "
+                        "its ratio is the policy's bookkeeping and its "
+                        "windows together, and its minor faults (median, "
+                        "against not loaded's) show the windows.  Under "
+                        "TCG the vCPUs run in turn: shared cache lines "
+                        "cost no instruction, so N threads show the "
+                        "decisions, not contention (make bench NATIVE=1 "
+                        "cannot load the module; hardware is untested).")
         for m in mods:
             e = m["tost"]
+            flt = (f"; minor faults {m['minflt'][0]:,.0f} (not loaded "
+                   f"{m['minflt'][1]:,.0f})"
+                   if m["setup"] == "mod-adaptive" else "")
             out.append(f"  {m['workload']:15} {who(m['workload'], m['threads']):9}, "
                        f"{m['name']:13}: {m['boot'].text()}; {AB_CONF:.0%} "
-                       f"[{fmt_ratio(e.lo)}, {fmt_ratio(e.hi)}]: {m['verdict']}")
+                       f"[{fmt_ratio(e.lo)}, {fmt_ratio(e.hi)}]: {m['verdict']}"
+                       + flt)
         out.append("")
 
     def render_ab(self, abl, out):
@@ -1880,7 +1900,7 @@ class Report:
         if mods:
             out.append(f"Module cost at order {mods[0]['order']} (paired by "
                        f"boot, TOST {AB_CONF:.0%} verdicts, workload/threads):")
-            for setup in ("mod-idle", "mod-256"):
+            for setup, _ in MOD_SETUPS:
                 these = [m for m in mods if m["setup"] == setup]
                 if these:
                     out.append(f"  {setup}: " + self.verdict_groups(these))
@@ -2282,7 +2302,8 @@ def machine_summary(rep, recs, fits, pooled, ctl, done, bad, mods, abl,
         out["module_cost"].append({
             "workload": m["workload"], "threads": m["threads"],
             "order": m["order"], "setup": m["setup"], "verdict": m["verdict"],
-            "ratio": m["boot"], "tost": tost(m["tost"])})
+            "ratio": m["boot"], "tost": tost(m["tost"]),
+            "minflt": {"setup": m["minflt"][0], "mod-off": m["minflt"][1]}})
     for a in abl:
         out["ab"].append({
             "workload": a["workload"], "threads": a["threads"],

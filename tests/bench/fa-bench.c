@@ -42,6 +42,11 @@
  *   hotscan         the same, but reading one stream page in SCAN_STRIDE:
  *                   a scan that reads part of what it passes, so that
  *                   fault-around maps stream pages nobody reads
+ *   vmas            the life of many small mappings, for what a policy's
+ *                   VMA hooks cost (make bench MODCOST=1): the threads
+ *                   share the file's page pairs; for each, map the two
+ *                   pages, read the first (a fault), split the mapping
+ *                   with mprotect() (a VMA copy) and unmap it (two frees)
  *
  * -c starts cold: the file's pages are dropped from the page cache first
  * (POSIX_FADV_DONTNEED, on a clean file), so that its faults are major
@@ -63,11 +68,12 @@
  * - <pages> is the pages read or written (exec: the starts); <mapped>
  *   the Rss of the measured mappings (/proc/self/smaps) at the end of
  *   each pass, summed: the pages read plus what fault-around added
- *   (exec, dynexec, mixed: 0, none; the counters tell).
+ *   (exec, dynexec, mixed, vmas: 0, none; the counters tell).
  * - <distinct> is the distinct pages read, summed over passes, and
  *   <unread> the pages of the measured mappings that were mapped at the
  *   end of a pass but never read in it (/proc/self/pagemap), summed: what
- *   fault-around mapped for nothing (-1 for anon, exec, dynexec, mixed).
+ *   fault-around mapped for nothing (-1 for anon, exec, dynexec, mixed,
+ *   vmas).
  * - hotcold and hotscan look each page up in the page table before they
  *   read it.  fa mapped counts mapping events (a page mapped ahead twice
  *   counts twice), and so do the fates: "hits" are reads that found their
@@ -123,10 +129,10 @@
 #define PM_PFN		((1ULL << 55) - 1)
 
 enum workload { SEQ, RAND, SPARSE, PREAD_SEQ, PREAD_RAND, ANON, EXEC, DYNEXEC,
-		MIXED, HOTCOLD, HOTSCAN };
+		MIXED, HOTCOLD, HOTSCAN, VMAS };
 static const char *const names[] = {
 	"seq", "rand", "sparse", "mmap-pread-seq", "mmap-pread-rand", "anon",
-	"exec", "dynexec", "mixed", "hotcold", "hotscan",
+	"exec", "dynexec", "mixed", "hotcold", "hotscan", "vmas",
 };
 
 static enum workload workload;
@@ -314,7 +320,7 @@ static size_t hot_stride(void)
 static int counts_reads(void)
 {
 	return workload != ANON && workload != EXEC && workload != DYNEXEC &&
-	       workload != MIXED;
+	       workload != MIXED && workload != VMAS;
 }
 
 /*
@@ -597,6 +603,23 @@ static unsigned long sparse_pass(int file, size_t len)
 }
 
 /* One worker's share of one pass over @map. */
+/* vmas: one two-page mapping of the file at page @pg, its life. */
+static unsigned long small_vma(size_t pg)
+{
+	char *p = mmap(NULL, 2 * page_size, PROT_READ, MAP_SHARED, fd,
+		       pg * page_size);
+	unsigned long v;
+
+	if (p == MAP_FAILED)
+		die("mmap");
+	v = read_page(p);
+	if (mprotect(p + page_size, page_size, PROT_NONE))
+		die("mprotect");
+	if (munmap(p, 2 * page_size))
+		die("munmap");
+	return v;
+}
+
 static void work(unsigned int id, char *map)
 {
 	size_t i, from, to, ptes = pt_span / page_size;
@@ -604,7 +627,8 @@ static void work(unsigned int id, char *map)
 	volatile unsigned long sink = 0;
 	int own = workload == PREAD_SEQ || workload == PREAD_RAND;
 	size_t nwork = workload == SPARSE ? file_size / pt_span :
-		       workload == EXEC || workload == DYNEXEC ? starts : npages;
+		       workload == EXEC || workload == DYNEXEC ? starts :
+		       workload == VMAS ? npages / 2 : npages;
 	unsigned char *mk = seen;
 
 	from = own ? 0 : nwork * id / nworkers;
@@ -663,6 +687,9 @@ static void work(unsigned int id, char *map)
 		case DYNEXEC:
 			spawn_starts(to - from);
 			return;
+		case VMAS:
+			sink += small_vma(2 * i);
+			break;
 		case MIXED:
 		case HOTCOLD:
 		case HOTSCAN:
@@ -1061,6 +1088,7 @@ int main(int argc, char **argv, char **envp)
 			unread += sh->unread[i];
 		}
 		pages = passes * (workload == SPARSE ? file_size / pt_span :
+				  workload == VMAS ? npages / 2 :
 				  procs ? nworkers * npages : npages);
 		if (workload == MIXED) {
 			pages = npages + passes2 * (file2_size / pt_span);

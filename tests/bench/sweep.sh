@@ -38,9 +38,10 @@
 # module stays loaded, idle (no policy registered), for the other runs.
 #
 # -k adds the module-cost runs, at the kernel's default order: the module
-# not loaded (setup mod-off), loaded with no override (mod-idle), and
-# loaded with 256 overrides on another process's mappings (mod-256),
-# interleaved the same way.  The order runs have setup "sweep".
+# not loaded (setup mod-off), loaded with no override (mod-idle), loaded
+# with 256 overrides on another process's mappings (mod-256), and loaded
+# with its adaptive policy on (mod-adaptive), interleaved the same way.
+# The order runs have setup "sweep".
 #
 # hotcold (fa-bench -w hotcold) reads a stream, the file, in order in 16
 # chunks, and after each chunk as many random pages of a hot file, a
@@ -182,7 +183,8 @@ fi
 # shuffle <list>: the list in a random order.
 shuffle() { echo "$1" | tr ' ' '\n' | shuf | tr '\n' ' '; }
 
-# setup mod-off|mod-idle|mod-256: put the module in that state.
+# setup mod-off|mod-idle|mod-256|mod-adaptive: put the module in that
+# state.
 setup() {
 	loaded=$(grep -c '^mod_faultaround ' /proc/modules)
 	if [ "$1" = mod-off ]; then
@@ -191,6 +193,11 @@ setup() {
 	fi
 	[ "$loaded" = 1 ] || insmod "$ko" || return
 	echo clear > $dbg/faultaround/vma || return
+	if [ "$1" = mod-adaptive ]; then
+		echo adaptive > $dbg/faultaround/policy
+		return
+	fi
+	echo off > $dbg/faultaround/policy || return
 	[ "$1" = mod-256 ] || return 0
 	if [ -z "$holder" ]; then
 		: > "$held"	# exists before the loop below reads it
@@ -399,7 +406,7 @@ for w in $workloads; do
 		done
 		rep=1
 		while [ -n "$ko" ] && [ $rep -le "$reps" ]; do
-			for s in $(shuffle "mod-off mod-idle mod-256"); do
+			for s in $(shuffle "mod-off mod-idle mod-256 mod-adaptive"); do
 				setup $s || die "cannot set up $s"
 				run1 $s "$w" "$t" "$saved" $rep
 			done
