@@ -325,7 +325,8 @@ n_orders=$(echo $orders | wc -w)
 tokens=$orders
 [ -z "$ako" ] || tokens="$orders adaptive"
 per_rep=$(echo $tokens | wc -w)
-[ -z "$ko" ] || per_rep=$((per_rep + 3))
+mod_setups="mod-off mod-idle mod-256 mod-adaptive"
+[ -z "$ko" ] || per_rep=$((per_rep + $(echo $mod_setups | wc -w)))
 total=0
 for w in $workloads; do
 	total=$((total + $(workers "$w" | wc -w) * per_rep * reps))
@@ -406,11 +407,14 @@ for w in $workloads; do
 		done
 		rep=1
 		while [ -n "$ko" ] && [ $rep -le "$reps" ]; do
-			for s in $(shuffle "mod-off mod-idle mod-256 mod-adaptive"); do
+			for s in $(shuffle "$mod_setups"); do
 				setup $s || die "cannot set up $s"
 				run1 $s "$w" "$t" "$saved" $rep
 			done
 			rep=$((rep + 1))
 		done
+		# The next order runs are without the module: not under
+		# mod-adaptive's policy, nor beside mod-256's overrides.
+		[ -z "$ko" ] || setup mod-off || die "cannot unload the module"
 	done
 done
