@@ -59,12 +59,7 @@ struct mfa_adapt {
 static DEFINE_PER_CPU(unsigned long, mfa_adapt_untracked);
 static DEFINE_PER_CPU(unsigned long, mfa_adapt_evicted);
 /* The module's table; the KUnit suite makes its own. */
-static struct mfa_adapt_table mfa_adapt_table = {
-	.limit = MFA_ADAPT_MAX_MAPPINGS,
-	.idle = MFA_ADAPT_IDLE,
-	.untracked = &mfa_adapt_untracked,
-	.evicted = &mfa_adapt_evicted,
-};
+static struct mfa_adapt_table mfa_adapt_table;
 
 static bool mfa_adapt_on;
 /* Serializes switching the policy on and off. */
@@ -455,10 +450,12 @@ static struct task_struct *mfa_adapt_owner(void)
  * @t: the table
  * @vma: the VMA: the key, and its size
  *
- * No sleeping: the fault path holds the mmap or VMA lock and RCU.
+ * Context: under rcu_read_lock(), which keeps the state alive; no
+ * sleeping (the fault path holds the mmap or VMA lock too).
  *
- * Return: the state, or NULL if the limit is reached and nothing is idle,
- * or there is no memory (the fault then keeps the global order).
+ * Return: the state, or NULL (counted in @t->untracked) if @t is at its
+ * limit with nothing idle in the VMA's bucket or the next ones, or there
+ * is no memory: the fault then keeps the global order.
  */
 struct mfa_adapt *mfa_adapt_get(struct mfa_adapt_table *t,
 				struct vm_area_struct *vma)
@@ -780,12 +777,22 @@ void mfa_adapt_counts(unsigned int *tracked, unsigned long *untracked,
 
 /**
  * mfa_adapt_table_init - an empty table
- * @t: the table; its @limit, @idle and per-CPU counters set by the caller
+ * @t: the table
+ * @limit: the mappings it tracks at most
+ * @idle: how long a mapping without a fault is idle, in jiffies
+ * @untracked: per CPU, the faults of mappings it could not track
+ * @evicted: per CPU, the idle mappings' state it freed for others
  */
-void mfa_adapt_table_init(struct mfa_adapt_table *t)
+void mfa_adapt_table_init(struct mfa_adapt_table *t, unsigned int limit,
+			  unsigned long idle, unsigned long __percpu *untracked,
+			  unsigned long __percpu *evicted)
 {
 	unsigned int i;
 
+	t->limit = limit;
+	t->idle = idle;
+	t->untracked = untracked;
+	t->evicted = evicted;
 	for (i = 0; i < ARRAY_SIZE(t->hash); i++) {
 		INIT_HLIST_HEAD(&t->hash[i]);
 		t->idle_at[i] = 0;
@@ -810,7 +817,9 @@ void mfa_adapt_init(void)
 			     offsetof(struct mfa_adapt, vn) / 64);
 	}
 
-	mfa_adapt_table_init(&mfa_adapt_table);
+	mfa_adapt_table_init(&mfa_adapt_table, MFA_ADAPT_MAX_MAPPINGS,
+			     MFA_ADAPT_IDLE, &mfa_adapt_untracked,
+			     &mfa_adapt_evicted);
 }
 
 /**

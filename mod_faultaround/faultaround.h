@@ -208,6 +208,12 @@ struct mfa_adapt_state {
  * its own.
  */
 struct mfa_adapt_table {
+	/* Set once, by mfa_adapt_table_init(): */
+	unsigned int limit;		/* tracked at most */
+	unsigned long idle;		/* no fault for that long: idle */
+	/* Per CPU, as once the table is full every such fault counts: */
+	unsigned long __percpu *untracked;	/* faults of untracked mappings */
+	unsigned long __percpu *evicted;	/* idle state freed for another's */
 	struct hlist_head hash[1 << MFA_ADAPT_HASH_BITS];
 	/*
 	 * By bucket: no mapping in it or the next ones is idle before this
@@ -216,21 +222,19 @@ struct mfa_adapt_table {
 	 */
 	unsigned long idle_at[1 << MFA_ADAPT_HASH_BITS];
 	/*
-	 * Insertions and removals take one, by bucket: at a mapping's first
-	 * fault and when a tracked VMA is freed, never on a fault of a
-	 * tracked mapping.
+	 * By bucket, for what changes it: a mapping's first fault, the free
+	 * of a tracked VMA, an eviction, clearing the table; never a fault
+	 * of a tracked mapping.
 	 */
 	spinlock_t locks[MFA_ADAPT_LOCKS];
-	atomic_t nr;			/* mappings tracked */
-	unsigned int limit;		/* tracked at most */
-	unsigned long idle;		/* no fault for that long: idle */
-	/* Per CPU, as once the table is full every such fault counts: */
-	unsigned long __percpu *untracked;	/* faults of untracked mappings */
-	unsigned long __percpu *evicted;	/* idle state freed for another's */
+	/* Written at every insertion and removal: a line of its own. */
+	atomic_t nr ____cacheline_aligned_in_smp;	/* mappings tracked */
 };
 
 struct mfa_adapt;
-void mfa_adapt_table_init(struct mfa_adapt_table *t);
+void mfa_adapt_table_init(struct mfa_adapt_table *t, unsigned int limit,
+			  unsigned long idle, unsigned long __percpu *untracked,
+			  unsigned long __percpu *evicted);
 struct mfa_adapt *mfa_adapt_get(struct mfa_adapt_table *t,
 				struct vm_area_struct *vma);
 void mfa_adapt_forget(struct mfa_adapt_table *t,

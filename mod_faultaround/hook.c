@@ -12,12 +12,12 @@
 
 #include "faultaround.h"
 
-static const struct fault_around_policy *mfa_hook_policy;
+static const struct fault_around_policy *mfa_hook_policy __ro_after_init;
 static DEFINE_MUTEX(mfa_hook_lock);
 static unsigned int mfa_hook_users;
 
-/* At load, before any user: the policy to register. */
-void mfa_hook_init(const struct fault_around_policy *policy)
+/* At load (__init), before any user: the policy to register. */
+void __init mfa_hook_init(const struct fault_around_policy *policy)
 {
 	mfa_hook_policy = policy;
 }
@@ -27,6 +27,8 @@ int mfa_hook_get(void)
 {
 	int err = 0;
 
+	if (WARN_ON_ONCE(!mfa_hook_policy))	/* mfa_hook_init() first */
+		return -EINVAL;
 	mutex_lock(&mfa_hook_lock);
 	if (!mfa_hook_users)
 		err = fault_around_register_policy(mfa_hook_policy);

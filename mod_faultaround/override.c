@@ -24,12 +24,12 @@
 #include "faultaround.h"
 
 static struct mfa_overrides mfa_ovs;
-/* Serializes the writes, and (un)registration of the policy for them. */
+/* Serializes the writes, and getting and putting the hook for them. */
 static DEFINE_MUTEX(mfa_lock);
 /* The overrides use the hook (mfa_hook_get()) while there are any. */
 static bool mfa_registered;
 
-/* Under mfa_lock: no override left, so no use of the policy either. */
+/* Under mfa_lock: no override left, so no use of the hook either. */
 static void mfa_unregister_if_idle(void)
 {
 	lockdep_assert_held(&mfa_lock);

@@ -26,7 +26,10 @@ void mfa_stats_init(void)
 		u64_stats_init(&per_cpu_ptr(&mfa_pcpu, cpu)->syncp);
 }
 
-/* A fault decided @order, by the override that shares @o if not NULL. */
+/*
+ * A fault decided @order, by the override that shares @o if not NULL:
+ * under the RCU read lock that keeps @o alive.
+ */
 void mfa_stats_count(struct mfa_order *o, unsigned int order)
 {
 	struct mfa_pcpu *s = get_cpu_ptr(&mfa_pcpu);

@@ -2,17 +2,22 @@
 /*
  * KUnit suite "faultaround": the grammar, one case per rule
  * (tests/parse-kunit.h), the overrides' hash (tests/table-kunit.h), and
- * the adaptive policy's step against a model of what fault-around maps,
- * and its table of state (tests/adapt-kunit.h).  A module of its own, mod_faultaround_test,
- * which the boot lab loads on purpose; it calls mod_faultaround's
- * functions through the EXPORTED_FOR_KUNIT_TESTING namespace.
+ * the adaptive policy's step against a model of what fault-around maps
+ * and its table of state (tests/adapt-kunit.h).  A module of its own,
+ * mod_faultaround_test, which the boot lab loads on purpose; it calls
+ * mod_faultaround's functions through the EXPORTED_FOR_KUNIT_TESTING
+ * namespace.
  */
 #include <kunit/test.h>
 #include <linux/err.h>
+#include <linux/jiffies.h>
 #include <linux/log2.h>
 #include <linux/module.h>
+#include <linux/percpu.h>
 #include <linux/pgtable.h>
 #include <linux/prandom.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/threads.h>

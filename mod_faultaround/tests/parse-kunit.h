@@ -4,8 +4,8 @@
  * case per rule.  Included by test.c, the suite's one module, as DAMON's
  * unit tests are by their files.
  */
-#ifndef _FA_PARSE_KUNIT_H
-#define _FA_PARSE_KUNIT_H
+#ifndef _MFA_PARSE_KUNIT_H
+#define _MFA_PARSE_KUNIT_H
 
 struct parse_case {
 	const char *in;
@@ -210,4 +210,4 @@ static void parse_policy(struct kunit *test)
 	}
 }
 
-#endif /* _FA_PARSE_KUNIT_H */
+#endif /* _MFA_PARSE_KUNIT_H */

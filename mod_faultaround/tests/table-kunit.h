@@ -3,8 +3,8 @@
  * KUnit cases for the overrides' hash (table.c).  Included by test.c,
  * the suite's one module, as DAMON's unit tests are by their files.
  */
-#ifndef _FA_TABLE_KUNIT_H
-#define _FA_TABLE_KUNIT_H
+#ifndef _MFA_TABLE_KUNIT_H
+#define _MFA_TABLE_KUNIT_H
 
 /*
  * VMAs that the overrides only compare: a private table of the test's, so
@@ -209,4 +209,4 @@ static void ovs_many(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->nr, 0);
 }
 
-#endif /* _FA_TABLE_KUNIT_H */
+#endif /* _MFA_TABLE_KUNIT_H */
