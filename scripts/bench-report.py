@@ -1619,20 +1619,26 @@ class Report:
                     f"{AB_CONF:.0%} interval from the same t, and the "
                     f"verdict: 'equivalent within +-{AB_MARGIN:.0%}' when "
                     f"that lies in [{1 - AB_MARGIN:.2f}, {1 + AB_MARGIN:.2f}], "
-                    "'differs' when marked '*', 'costs at most "
-                    f"+{AB_MARGIN:.0%}' when only its top is inside, "
-                    "'inconclusive' otherwise.")
+                    "'differs' when marked '*' (after Holm), "
+                    f"'inconclusive, costs at most +{AB_MARGIN:.0%}' when "
+                    "only its top is inside, 'inconclusive' otherwise.")
         if any(m["setup"] == "mod-adaptive" for m in mods):
             out += para("mod-adaptive is the module's adaptive policy on, "
-                        "no override: every thread of the workload faults "
-                        "one mapping, and the policy picks its window, so "
+                        "no override: it keeps state per mapping and picks "
+                        "each one's window (seq and rand: one mapping, "
+                        "each thread reading its share; vmas: a new "
+                        "mapping per pair of pages), so "
                         "its ratio is the policy's bookkeeping and its "
                         "windows together, and its minor faults (median, "
-                        "against not loaded's) show the windows.  Under "
-                        "TCG the vCPUs run in turn: shared cache lines "
-                        "cost no instruction, so N threads show the "
-                        "decisions, not contention (make bench NATIVE=1 "
-                        "cannot load the module; hardware is untested).")
+                        "against not loaded's) show the windows."
+                        + ("  Under -icount the vCPUs run in turn: "
+                           "atomics count as instructions, cache-line "
+                           "transfers do not, so N threads show the "
+                           "decisions, not contention"
+                           if self.u["field"] == "icount_insn" else
+                           "  N threads run on the guest's vCPUs")
+                        + " (make bench NATIVE=1 cannot load the module; "
+                        "hardware is untested).")
         for m in mods:
             e = m["tost"]
             flt = (f"; minor faults {m['minflt'][0]:,.0f} (not loaded "

@@ -55,7 +55,9 @@ while read -r name arch cross defconfig pages expected module; do
 	[ "$module" = yes ] || continue
 	src=$BUILD/mod/cross-$name
 	module_sources "$src"
-	mobjs=$(sed -n 's/^mod_faultaround\(_test\)\?-y := //p' "$src/Kbuild")
+	# Kbuild's lists may continue over lines ending in a backslash.
+	mobjs=$(sed -e ':a' -e '/\\$/{N;s/\\\n//;ba}' "$src/Kbuild" |
+		sed -n 's/^mod_faultaround\(_test\)\?-y := //p')
 	log "$name: building mod_faultaround: $(echo $mobjs)"
 	"${mk[@]}" -j"$JOBS" modules_prepare &&
 		"${mk[@]}" -j"$JOBS" M="$src" KCFLAGS=-Werror $mobjs ||

@@ -57,8 +57,17 @@ static char *map_aligned(int fd, size_t len)
 	if (p == MAP_FAILED)
 		return NULL;
 	a = (char *)(((unsigned long)p + PMD_SPAN - 1) & ~(PMD_SPAN - 1));
-	if (mmap(a, len, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED)
+	/*
+	 * Give back the slack on both sides, so that munmap(a, len) frees
+	 * it all: a 32-bit stress loop runs out of address space otherwise.
+	 */
+	if (a > p)
+		munmap(p, a - p);
+	munmap(a + len, p + PMD_SPAN - a);
+	if (mmap(a, len, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED) {
+		munmap(a, len);
 		return NULL;
+	}
 	return a;
 }
 
