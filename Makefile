@@ -72,7 +72,7 @@ module-check: tree
 accel-test:
 	@tests/lab/qemu-accel-test.sh
 
-# The bench's statistics (scripts/benchstats.py, bench-report.py) on
+# The bench's statistics (scripts/benchstats.py) and report's parts on
 # synthetic data: seconds, no QEMU, no tree.
 bench-stats: deps
 	@tests/bench/bench-stats.sh

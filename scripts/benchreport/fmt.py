@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The report's formatting: prose wrapped to 100 columns, numbers
+as the tables print them, and the names of thread and task counts."""
+import textwrap
+
+
+def para(text, indent="", width=100):
+    """Prose of the report, wrapped; data lines stay one per item."""
+    return textwrap.wrap(text, width, initial_indent=indent,
+                         subsequent_indent=indent + "  ",
+                         break_on_hyphens=False)
+
+
+def who(workload, n):
+    """mmap-pread's workers are processes, the others' threads."""
+    word = "task" if workload.startswith("mmap-pread") else "thread"
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def fmt_int(x):
+    return "-" if x is None or x != x else f"{x:,.0f}"
+
+
+def fmt_fig(x):
+    if x is None or x != x:
+        return "-"
+    return f"{x:,.3f}" if abs(x) >= 1 else f"{x:.4g}"
+
+
+def fmt_ratio(x):
+    if x is None or x != x:
+        return "-"
+    return f"{x:.4f}" if x < 10 else f"{x:.2f}" if x < 1000 else f"{x:.0f}"
+
+
+def table_row(out, name, vals, lw=26, cw=17):
+    """A line of a table: its name, then a column per order."""
+    out.append(name.ljust(lw) + "".join(v.rjust(cw) for v in vals))

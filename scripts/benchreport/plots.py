@@ -1,0 +1,157 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The report's plots (gnuplot, PNG): the figure per order per
+workload, and the A/B's ratios."""
+import os
+import subprocess
+import sys
+
+from .data import CONF, AB_CONF, AB_MARGIN, ADAPTIVE
+from .fmt import who
+
+
+class Plots:
+    """The report's plots."""
+
+    def __init__(self, r):
+        self.r = r
+
+    def plot(self, w, tables, outdir):
+        dat = os.path.join(outdir, f"{w}.dat")
+        sc = self.r.u["scale"]
+        ts = self.r.threads[w]
+        # The adaptive policy's cells, (thread index, thread count, cell):
+        # a big point after the largest order (two along, for its tic's
+        # label), and a line at its level across the orders, in its thread
+        # count's colour (png, libgd, draws no dashes).
+        marked = [(i, t, tables[(w, t)]["cells"][ADAPTIVE])
+                  for i, t in enumerate(ts) if ADAPTIVE in tables[(w, t)]["cells"]]
+        xa = self.r.orders[-1] + 2
+
+        def line(x, c):
+            fa = c["fa_mapped"] if c["counters"] else "NaN"
+            return (f"{x} {c['minflt']} {c['mapped']} {c['ns'] * sc} "
+                    f"{c['ns_ci'][0] * sc} {c['ns_ci'][1] * sc} {fa}\n")
+
+        with open(dat, "w") as f:
+            for t in ts:
+                tb = tables[(w, t)]
+                for o in tb["orders"]:
+                    f.write(line(o, tb["cells"][o]))
+                f.write("\n\n")
+            for _, _, c in marked:	# indices len(ts) on
+                f.write(line(xa, c) + "\n\n")
+        png = os.path.join(outdir, f"{w}.png")
+        cells = [c for t in ts for c in tables[(w, t)]["cells"].values()]
+        logy = all(c["minflt"] > 0 for c in cells)
+        rss = any(c["mapped"] for c in cells)
+        fa = all(c["counters"] for c in cells)
+
+        def curves(using, style, what=""):
+            return ", ".join(f"'{dat}' index {i} using {using} with {style} "
+                             f"title '{what}{who(w, t)}'" for i, t in enumerate(ts))
+
+        def policy(using, style, field, what="", lt=0):
+            """The adaptive cells' points, and lines at their level, for
+            the curves that are the plot's (lt + 1)th to (lt + len(ts))th:
+            in their colours."""
+            return "".join(
+                f", '{dat}' index {len(ts) + j} using {using} with {style} "
+                f"pt 7 ps 2 lt {lt + i + 1} title '{ADAPTIVE}, {what}{who(w, t)}'"
+                f", {c[field] * (sc if field == 'ns' else 1)} with lines "
+                f"lt {lt + i + 1} notitle" for j, (i, t, c) in enumerate(marked))
+
+        # exec has no Rss (its children's mappings are gone): fa-mapped.
+        # shown: (columns, cell field, title) of each kind of pages.
+        shown = ([("1:3", "mapped", "Rss, ")] if rss or not fa else []) + \
+            ([("1:7", "fa_mapped", "fa-mapped, ")] if fa else [])
+        pages = ", ".join(curves(using, "linespoints", what)
+                          for using, _, what in shown)
+        pages += "".join(policy(using, "points", field, what, k * len(ts))
+                         for k, (using, field, what) in enumerate(shown))
+
+        pages_title = ("pages mapped (Rss)" if rss and not fa else
+                       "pages mapped (Rss and fa-mapped)" if rss else
+                       "pages mapped ahead (fa-mapped)")
+        nb = len(self.r.st.boots[self.r.label])
+        title = (f"fault-around: {w} (points: medians over all runs of {nb} "
+                 f"boot(s); error bars: {CONF:.0%} t interval of the "
+                 f"geometric mean of the boots' medians)")
+        xtics = "set xtics 1"
+        if marked:
+            title += (f"\\n{ADAPTIVE}: the adaptive policy (from order "
+                      f"{self.r.policy_from[(w, marked[0][1])]}), "
+                      "the big point after the largest order and the "
+                      "horizontal line at its level")
+            xtics = "set xtics (" + ", ".join(
+                [f'"{o}" {o}' for o in range(self.r.orders[0], xa - 1)]
+                + [f'"{ADAPTIVE}" {xa}']) + ")"
+        gp = f"""
+set terminal png size 1500,{560 if marked else 520}
+set output '{png}'
+set multiplot layout 1,3 title "{title}" noenhanced
+set offsets 0.3, 0.3, 0, 0
+set xlabel 'fault-around order'
+{xtics}
+set key below
+{'set logscale y' if logy else ''}
+set title 'minor faults{' (log scale)' if logy else ''}'
+set ylabel 'minor faults'
+plot {curves('1:2', 'linespoints')}{policy('1:2', 'points', 'minflt')}
+unset logscale y
+set title '{pages_title}'
+set ylabel 'pages'
+plot {pages}
+set title '{self.r.u['axis']}, median'
+set ylabel '{self.r.u['axis']}'
+plot {curves('1:4:5:6', 'yerrorlines')}{policy('1:4:5:6', 'yerrorbars', 'ns')}
+unset multiplot
+"""
+        return self.gnuplot(gp, png)
+
+    def plot_ab(self, abl, outdir):
+        dat = os.path.join(outdir, "ab.dat")
+        with open(dat, "w") as f:
+            for a in abl:
+                c, e = a["boot"], a["tost"]
+                f.write(f"\"{a['workload']}/{a['threads']}@{a['order']}\" {c.est} "
+                        f"{e.lo} {e.hi} {c.est} {c.lo} {c.hi}\n".replace("nan", "NaN"))
+        png = os.path.join(outdir, "ab.png")
+        other = self.r.sets[1][0]
+        # Show the margin's lines whatever the intervals.
+        ends = [x for a in abl for x in (a["tost"].lo, a["tost"].hi,
+                                         a["boot"].lo, a["boot"].hi)
+                if x == x]
+        lo = min(ends + [1 - 1.5 * AB_MARGIN])
+        hi = max(ends + [1 + 1.5 * AB_MARGIN])
+        title = (f"A/B {self.r.label}/{other} of {self.r.u['name']}, per "
+                 "workload/threads@order\\nerror bars: Welch t on the boots' "
+                 f"median logs, {AB_CONF:.0%} (the equivalence verdict's) and"
+                 f"\\n{CONF:.0%} (the mark's, unadjusted); gray lines: 1 +- "
+                 f"{AB_MARGIN:.0%}")
+        hl, b95 = f"Welch, boots ({AB_CONF:.0%})", f"Welch, boots ({CONF:.0%})"
+        gp = f"""
+set terminal png size {max(900, 60 * len(abl) + 200)},550
+set output '{png}'
+set title "{title}" noenhanced
+set yrange [{lo - 0.1 * (hi - lo)}:{hi + 0.1 * (hi - lo)}]
+set ylabel 'ratio {self.r.label}/{other}'
+set xtics rotate by -45 noenhanced
+set offsets 0.5, 0.5, 0, 0
+set key outside bottom center horizontal
+plot '{dat}' using ($0-0.12):2:3:4:xtic(1) with yerrorbars pt 7 title '{hl}', \\
+     '{dat}' using ($0+0.12):5:6:7 with yerrorbars pt 5 title '{b95}', \\
+     1 with lines lc 'black' notitle, \\
+     {1 - AB_MARGIN} with lines dt 2 lc 'gray' title '1 +- {AB_MARGIN:.0%}', \\
+     {1 + AB_MARGIN} with lines dt 2 lc 'gray' notitle
+"""
+        return self.gnuplot(gp, png)
+
+    @staticmethod
+    def gnuplot(script, png):
+        try:
+            subprocess.run(["gnuplot"], input=script, text=True, check=True,
+                           stderr=subprocess.DEVNULL)
+        except (OSError, subprocess.CalledProcessError) as e:
+            print(f"bench-report: no plot {png}: {e}", file=sys.stderr)
+            return None
+        return png

@@ -1,0 +1,294 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""The parts of bench-report.py (scripts/benchreport/), one class each:
+fmt, data, compare, costmodel, analysis, text, plots and results.  Each
+checks what its part computes on inputs whose answer is known by hand or
+from the synthetic sweep's model (test_bench_report.make_sweep: figure =
+5e6 + 1800 * minflt + 550 * fa_mapped, times noise).  The report end to
+end is test_bench_report.py's.
+"""
+import csv
+import io
+import json
+import math
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+from contextlib import redirect_stdout
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
+
+import benchstats as bs	# noqa: E402
+from benchreport import fmt, data, compare, costmodel	# noqa: E402
+from benchreport.analysis import Report	# noqa: E402
+from benchreport.text import Text	# noqa: E402
+from benchreport.plots import Plots	# noqa: E402
+from benchreport import results	# noqa: E402
+import test_bench_report as synth	# noqa: E402
+
+
+def sweep_report(tmp, **kw):
+    """A Report on a synthetic sweep written into tmp, analysed."""
+    paths = synth.make_sweep(tmp, "t", **kw)
+    rows, timed = data.load("patched", ",".join(paths))
+    u = data.units("icount")
+    rep = Report([("patched", rows, timed)], {"default_order": "4"}, u)
+    rep.aa = False
+    return rep, rep.analyse()
+
+
+class Fmt(unittest.TestCase):
+    def test_para_wraps_and_indents(self):
+        lines = fmt.para("word " * 60, indent="  ")
+        self.assertGreater(len(lines), 2)
+        self.assertTrue(all(len(x) <= 100 for x in lines))
+        self.assertTrue(lines[0].startswith("  w"))
+        self.assertTrue(all(x.startswith("    w") for x in lines[1:]))
+
+    def test_numbers(self):
+        self.assertEqual(fmt.fmt_ratio(0.98051), "0.9805")
+        self.assertEqual(fmt.fmt_ratio(42.123), "42.12")
+        self.assertEqual(fmt.fmt_ratio(float("nan")), "-")
+        self.assertEqual(fmt.fmt_int(15360.4), "15,360")
+        self.assertEqual(fmt.fmt_fig(0.5), "0.5")
+        self.assertEqual(fmt.fmt_fig(1234.5678), "1,234.568")
+
+    def test_who(self):
+        self.assertEqual(fmt.who("mmap-pread-seq@ext4", 2), "2 tasks")
+        self.assertEqual(fmt.who("seq", 1), "1 thread")
+
+
+class Data(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def test_load_types_and_defaults(self):
+        path = os.path.join(self.tmp, "r.csv")
+        with open(path, "w") as f:
+            f.write("workload,threads,order,setup,rep,minflt,majflt,ns,"
+                    "pages,mapped\nseq,1,4,sweep,1,240,0,7000000,3840,3840\n")
+        rows, timed = data.load("x", path)
+        self.assertFalse(timed)	# no fixed_ns/teardown_ns columns
+        r = rows[0]
+        self.assertEqual((r["order"], r["ns"], r["boot"]), (4, 7000000, 1))
+        self.assertEqual((r["fa_calls"], r["fa_mapped"], r["distinct"]),
+                         (-1, -1, -1))
+
+    def test_load_names_a_missing_column(self):
+        path = os.path.join(self.tmp, "r.csv")
+        with open(path, "w") as f:
+            f.write("workload,threads,order,setup,rep\nseq,1,4,sweep,1\n")
+        with self.assertRaises(SystemExit) as e:
+            data.load("x", path)
+        self.assertIn("lacks", str(e.exception))
+        self.assertIn("minflt", str(e.exception))
+
+    def test_units_name_the_clock(self):
+        self.assertEqual(data.units("icount")["name"], "guest instructions")
+        self.assertIn("KVM", data.units("wall", "kvm -m 1G")["name"])
+        self.assertIn("TCG", data.units("wall", "tcg")["name"])
+
+    def test_crosscheck(self):
+        def run(w, order, calls, fa, rss, threads=1):
+            return dict(label="p", boot=1, workload=w, threads=threads,
+                        order=order, rep=1, fa_calls=calls, fa_mapped=fa,
+                        mapped=rss)
+        good = [run("seq", 4, 240, 3600, 3840), run("seq", 0, 0, 0, 3840),
+                run("seq", 4, 300, 3600, 3840, threads=2),
+                run("exec", 4, 250, 2750, 0)]
+        done, bad = data.crosscheck(good)
+        self.assertEqual((len(done), bad), (4, []))
+        wrong = [run("seq", 4, 240, 3500, 3840),	# Rss != calls + fa
+                 run("exec", 2, 0, 0, 0),	# nothing mapped ahead
+                 run("seq", 0, 1, 0, 3840)]	# counted at order 0
+        done, bad = data.crosscheck(wrong)
+        self.assertEqual(len(bad), 3)
+        self.assertIn("nothing mapped ahead", bad[1])
+
+
+class Compare(unittest.TestCase):
+    def cmp(self, est, p, lo=None, hi=None):
+        lo, hi = lo or est * 0.99, hi or est * 1.01
+        # se and df as a paired t over 3 boots would give this interval
+        se = (math.log(hi) - math.log(lo)) / 2 / 4.303
+        r = bs.Ratio(est, lo, hi, p, 0.95, logest=math.log(est), se=se,
+                     df=2, n=3, method="paired t")
+        return compare.Cmp(r)
+
+    def test_holm_and_marks(self):
+        fam = compare.Family()
+        a, b, c = (fam.add(self.cmp(1.05, p)) for p in (0.01, 0.04, 0.03))
+        small = fam.add(self.cmp(1.005, 0.001))	# under the 1% effect
+        self.assertEqual(fam.holm(), 4)
+        # Holm by hand: sorted 0.001, 0.01, 0.03, 0.04 times 4, 3, 2, 1,
+        # each at least the one before.
+        self.assertAlmostEqual(small.padj, 0.004)
+        self.assertAlmostEqual(a.padj, 0.03)
+        self.assertAlmostEqual(c.padj, 0.06)
+        self.assertAlmostEqual(b.padj, 0.06)
+        self.assertEqual([x.mark() for x in (a, b, c, small)],
+                         ["*", "~", "~", "~"])
+
+    def test_verdicts(self):
+        def line(est, lo, hi, p, setup="mod-idle"):
+            c = self.cmp(est, p, lo, hi)
+            c.padj = p
+            return {"boot": c, "tost": c.tost(), "setup": setup}
+        # The 90% interval of these 95% ones is narrower, inside it.
+        self.assertEqual(compare.verdict(line(1.001, 0.995, 1.007, 0.5)),
+                         "equivalent within +-1%")
+        self.assertEqual(compare.verdict(line(1.05, 1.03, 1.07, 0.001)),
+                         "differs")
+        self.assertEqual(compare.verdict(line(0.99, 0.97, 1.005, 0.2)),
+                         "inconclusive, costs at most +1%")
+        self.assertEqual(compare.verdict(line(1.0, 0.9, 1.1, 0.9)),
+                         "inconclusive")
+        self.assertEqual(compare.verdict(line(0.99, 0.97, 1.005, 0.2, "ab")),
+                         "inconclusive")
+
+
+class CostModel(unittest.TestCase):
+    def test_recovers_the_sweeps_costs(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            rep, n = sweep_report(tmp)
+        finally:
+            shutil.rmtree(tmp)
+        pooled = n["pooled"][0]
+        # make_sweep's model: 1800 a fault, 550 a page mapped ahead.
+        for name, true in (("b", 1800), ("c", 550)):
+            est, lo, hi = pooled[name]
+            self.assertLessEqual(lo, true, name)
+            self.assertGreaterEqual(hi, true, name)
+            self.assertLess(hi - lo, 0.1 * true, name)
+        seq = next(f for f in n["fits"] if f["workload"] == "seq")
+        self.assertIn("not separable", seq["note"])	# fa = P - minflt
+        text = costmodel.cost_text(pooled, rep.u)
+        self.assertIn("insn per fault", text)
+        self.assertIn("insn per page", text)
+
+
+class Analysis(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp()
+        cls.rep, cls.n = sweep_report(cls.tmp)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def rec(self, w):
+        return next(r for r in self.n["recs"] if r["workload"] == w)
+
+    def test_best_orders_follow_the_model(self):
+        # Fewer faults win for seq; sparse's faults never change and
+        # every page mapped ahead costs, so order 0 wins.
+        self.assertEqual(self.rec("seq")["best"], 6)
+        self.assertEqual(self.rec("sparse")["best"], 0)
+
+    def test_tables_hold_every_order(self):
+        tb = self.n["tables"][("seq", 1)]
+        self.assertEqual(sorted(tb["cells"]), list(range(7)))
+        self.assertEqual(tb["cells"][4]["minflt"], synth.P // 16)
+
+    def test_a_moving_control_flags_every_mark(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            _, n = sweep_report(tmp, effect={("anon", o): 1.05
+                                             for o in range(1, 7)})
+            self.assertEqual(n["ctl"]["verdict"], "moves")
+            self.assertTrue(n["recs"][0]["to_default"].mark().endswith("!"))
+        finally:
+            shutil.rmtree(tmp)
+        again = os.path.join(self.tmp, "again")	# the next report:
+        os.makedirs(again)
+        _, n = sweep_report(again)
+        self.assertFalse(n["recs"][0]["to_default"].mark().endswith("!"))
+
+    def test_crosscheck_and_control(self):
+        self.assertEqual(self.n["bad"], [])
+        self.assertNotEqual(self.n["ctl"]["verdict"], "moves")
+
+
+class TextParts(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp()
+        cls.rep, cls.n = sweep_report(cls.tmp)
+        cls.out = Text(cls.rep).report(cls.n)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def test_prose_fits_100_columns(self):
+        # Every paragraph is para()'s; only data lines may be longer.
+        start = self.out.index("Statistics (scripts/benchstats.py):")
+        for line in self.out[start:start + 12]:
+            self.assertLessEqual(len(line), 100, line)
+
+    def test_cross_line(self):
+        out = []
+        said = Text(self.rep).cross_line([], [], out)
+        self.assertTrue(said.startswith("not run"))
+        out = []
+        said = Text(self.rep).cross_line(self.n["done"], ["run X: bad"], out)
+        self.assertIn("DISAGREE", said)
+        self.assertEqual(out[1], "  run X: bad")
+
+
+class PlotsPart(unittest.TestCase):
+    def test_dat_has_each_order_and_thread_count(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            rep, n = sweep_report(tmp)
+            png = Plots(rep).plot("mmap-pread-seq", n["tables"], tmp)
+            with open(os.path.join(tmp, "mmap-pread-seq.dat")) as f:
+                blocks = [b for b in f.read().split("\n\n\n") if b.strip()]
+            self.assertEqual(len(blocks), 2)	# 1 and 2 tasks
+            first = [x.split() for x in blocks[0].strip().split("\n")]
+            self.assertEqual([int(x[0]) for x in first], list(range(7)))
+            self.assertEqual(int(first[4][1]), synth.P // 16)
+            if shutil.which("gnuplot"):
+                self.assertTrue(png and os.path.getsize(png) > 0)
+        finally:
+            shutil.rmtree(tmp)
+
+
+class Results(unittest.TestCase):
+    def test_files(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            rep, n = sweep_report(tmp)
+            out = Text(rep).report(n)
+            results.write_results(tmp, rep, n, out, [], None)
+            with open(os.path.join(tmp, "results.json")) as f:
+                doc = json.load(f)
+            with open(os.path.join(tmp, "results.csv")) as f:
+                rows = list(csv.DictReader(f))
+        finally:
+            shutil.rmtree(tmp)
+        self.assertEqual(len(rows), len(rep.sweep))
+        self.assertIn("icount_insn", rows[0])	# the figure named by unit
+        self.assertEqual(len(doc["runs"]), len(rows))
+        self.assertEqual(doc["report"], out)
+        self.assertEqual(doc["units"]["figure"], "guest instructions")
+        self.assertEqual(doc["summary"]["recommendation"]["sparse"]["best"], 0)
+
+    def test_json_has_no_nan(self):
+        r = bs.none(0.95)
+        buf = io.StringIO()
+        with redirect_stdout(buf):
+            print(json.dumps(compare.Cmp(r), default=results.jsonable))
+        self.assertNotIn("NaN", buf.getvalue())
+
+
+if __name__ == "__main__":
+    unittest.main()
