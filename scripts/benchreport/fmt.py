@@ -36,3 +36,22 @@ def fmt_ratio(x):
 def table_row(out, name, vals, lw=26, cw=17):
     """A line of a table: its name, then a column per order."""
     out.append(name.ljust(lw) + "".join(v.rjust(cw) for v in vals))
+
+
+def fit(line, width=100):
+    """A data line that runs past width, wrapped under its own indent
+    (continuations 4 deeper): the summary's lines fit a terminal."""
+    if len(line) <= width:
+        return [line]
+    lead = line[:len(line) - len(line.lstrip())]
+    return textwrap.wrap(line.strip(), width, initial_indent=lead,
+                         subsequent_indent=lead + "    ",
+                         break_on_hyphens=False, break_long_words=False)
+
+
+def fmt_short(x):
+    """A ratio in five characters at most, for the overview's cells."""
+    if x is None or x != x:
+        return "-"
+    return (f"{x:.3f}" if x < 10 else f"{x:.2f}" if x < 100 else
+            f"{x:.1f}" if x < 1000 else f"{x:.0f}")

@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 """The report's plots (gnuplot, PNG): the figure per order per
 workload, and the A/B's ratios."""
+import math
 import os
 import subprocess
 import sys
 
 from .data import CONF, AB_CONF, AB_MARGIN, ADAPTIVE
-from .fmt import who
+from .fmt import fmt_short, who
 
 
 class Plots:
@@ -143,6 +144,103 @@ plot '{dat}' using ($0-0.12):2:3:4:xtic(1) with yerrorbars pt 7 title '{hl}', \\
      1 with lines lc 'black' notitle, \\
      {1 - AB_MARGIN} with lines dt 2 lc 'gray' title '1 +- {AB_MARGIN:.0%}', \\
      {1 + AB_MARGIN} with lines dt 2 lc 'gray' notitle
+"""
+        return self.gnuplot(gp, png)
+
+    def rows_of(self):
+        """The overview's and strips' rows: (workload, threads, name)."""
+        return [(w, t, w if len(self.r.threads[w]) == 1 else f"{w}/{t}")
+                for w in self.r.workloads for t in self.r.threads[w]]
+
+    def heatmap(self, tables, outdir):
+        """overview.png: the overview's ratios to the baseline order, a
+        cell per workload and order, coloured by log2 of the ratio (blue
+        below 1, red above, white at 1) and printed in the cell."""
+        cols = self.r.orders[1:]
+        if not cols:
+            return None
+        rows = self.rows_of()
+        dat = os.path.join(outdir, "overview.dat")
+        logs = []
+        with open(dat, "w") as f:
+            for y, (w, t, _) in enumerate(rows):
+                for x, o in enumerate(cols):
+                    c = tables[(w, t)]["cells"].get(o, {}).get("ratio")
+                    est = c.est if c else float("nan")
+                    v = math.log2(est) if est == est and est > 0 else "NaN"
+                    if v != "NaN":
+                        logs.append(v)
+                    f.write(f"{x} {y} {v} \"{fmt_short(est)}\"\n")
+                f.write("\n")
+        lo, hi = min(logs + [-0.05]), max(logs + [0.05])
+        png = os.path.join(outdir, "overview.png")
+        title = (f"{self.r.u['name']}: ratio to order {self.r.orders[0]} "
+                 "(the boots' geometric mean, paired by boot); colour: "
+                 "log2 of the ratio")
+        ytics = ", ".join(f'"{n}" {y}' for y, (_, _, n) in enumerate(rows))
+        xtics = ", ".join(f'"{o}" {x}' for x, o in enumerate(cols))
+        gp = f"""
+set terminal png size {max(700, 90 * len(cols) + 380)},{120 + 34 * len(rows)}
+set output '{png}'
+set title "{title}" noenhanced
+set xlabel 'fault-around order'
+set xtics ({xtics})
+set ytics ({ytics}) noenhanced
+set xrange [-0.5:{len(cols) - 0.5}]
+set yrange [{len(rows) - 0.5}:-0.5]
+set cbrange [{lo}:{hi}]
+set palette defined ({lo} '#2166ac', 0 'white', {hi} '#b2182b')
+set cblabel 'log2(ratio)'
+unset key
+plot '{dat}' using 1:2:3 with image, '' using 1:2:4 with labels font ',9'
+"""
+        return self.gnuplot(gp, png)
+
+    def strips(self, outdir):
+        """strips.png: every run of the order sweep, a panel per workload
+        and thread count, its figure against the order, each boot's runs
+        side by side in their own colour, so that a boot apart (or a
+        workload with two groups of runs) shows."""
+        rows = self.rows_of()
+        boots = sorted({r["boot"] for r in self.r.sweep})
+        if not rows or not boots:
+            return None
+        dat = os.path.join(outdir, "strips.dat")
+        sc, step = self.r.u["scale"], 0.6 / max(1, len(boots))
+        logy = []
+        with open(dat, "w") as f:
+            for w, t, _ in rows:
+                runs = [r for r in self.r.sweep
+                        if r["workload"] == w and r["threads"] == t]
+                ys = [r["ns"] * sc for r in runs if r["ns"] > 0]
+                logy.append(bool(ys) and max(ys) > 10 * min(ys))
+                for r in runs:
+                    i = boots.index(r["boot"])
+                    x = r["order"] + (i - (len(boots) - 1) / 2) * step
+                    f.write(f"{x} {r['ns'] * sc} {i + 1}\n")
+                f.write("\n\n")
+        ncol = min(4, len(rows))
+        nrow = -(-len(rows) // ncol)
+        png = os.path.join(outdir, "strips.png")
+        # A series per boot, named in the first panel's key only.
+        panels = "".join(
+            f"set title '{name}{' (log y)' if logy[i] else ''}' noenhanced\n"
+            f"{'set logscale y' if logy[i] else 'unset logscale y'}\n"
+            f"{'set key top right' if i == 0 else 'unset key'}\n"
+            f"plot for [b=1:{len(boots)}] '{dat}' index {i} using "
+            "($3 == b ? $1 : 1/0):2 with points pt 7 ps 0.7 lc b "
+            "title sprintf('boot %d', b)\n"
+            for i, (_, _, name) in enumerate(rows))
+        title = (f"every run of the order sweep: {self.r.u['axis']} against "
+                 "the order; each boot's runs side by side, in its colour")
+        orders = self.r.orders
+        gp = f"""
+set terminal png size {380 * ncol},{40 + 260 * nrow}
+set output '{png}'
+set multiplot layout {nrow},{ncol} title "{title}" noenhanced
+set xtics 1
+set xrange [{orders[0] - 0.6}:{orders[-1] + 0.6}]
+{panels}unset multiplot
 """
         return self.gnuplot(gp, png)
 

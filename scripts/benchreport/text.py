@@ -9,7 +9,8 @@ from .data import (CONF, ALPHA, MIN_EFFECT, COST_B, AB_CONF, AB_MARGIN,
                    SPARSE_GOAL, FLAG, PERF_COVERS, base_name)
 from .compare import Cmp
 from .costmodel import cost_text
-from .fmt import fmt_fig, fmt_int, fmt_ratio, para, table_row, who
+from .fmt import (fit, fmt_fig, fmt_int, fmt_ratio, fmt_short, para,
+                  table_row, who)
 
 
 class Text:
@@ -726,37 +727,51 @@ class Text:
             out += para(f"Orders: best = the smallest figure (boot-level "
                         f"geometric mean over the thread counts); rec = the "
                         f"smallest order whose ratio to the best has its "
-                        f"{CONF:.0%} interval below {1 + MIN_EFFECT:g}; 'N "
-                        f"(or M)': UNSTABLE, leaving one boot out gives M; "
-                        f"'N (?)': stability not assessed (fewer than 3 "
-                        f"boots); pages mapped at rec/best/default.  No "
-                        f"memory limit here: what a window costs under "
-                        f"reclaim is make bench PRESSURE=1's.")
+                        f"{CONF:.0%} interval below {1 + MIN_EFFECT:g}; "
+                        "'N?': UNSTABLE (the orders leaving one boot out "
+                        "gives are listed below); pages mapped at "
+                        "rec/best/default.  No memory limit here: what a "
+                        "window costs under reclaim is make bench "
+                        "PRESSURE=1's.")
             d = self.r.default
 
             def pick(rec, what, key):
                 s = self.stab(rec, what, short=True)
-                return (f"{rec[key]}{Cmp.flag}" + (" (?)" if s == "?" else
-                                                   f" (or {s[1:]})" if s else ""))
-            out.append(f"  {'workload':26}{'best':>12}{'rec':>12}  "
-                       f"{'rec / order ' + str(self.r.orders[0]):36}"
+                return f"{rec[key]}{Cmp.flag}" + ("?" if s[1:] else "")
+            out.append(f"  {'workload':26}{'best':>6}{'rec':>6}  "
                        f"{'rec / default ' + str(d):36}"
-                       f"pages mapped, rec/best/default {d}")
+                       f"{'/ order ' + str(self.r.orders[0]):>15}")
             for rec in recs:
                 w = rec["workload"]
                 if "note" in rec:
                     out.append(f"  {w:26}{rec['note']}")
                     continue
 
-                def cell(key):
+                def cell(key, ci):
                     c = rec.get(key)
-                    return (f"{c.ratio_text()} {c.chg():+.2f}% {c.mark()}"
-                            if c else "1 (same order)" if key == "to_base" or
+                    return ((f"{c.ratio_text()} " if ci else "")
+                            + f"{c.chg():+.2f}% {c.mark()}" if c else
+                            "1 (same order)" if key == "to_base" or
                             rec["recommended"] == d else "not swept")
-                out.append(f"  {w:26}{pick(rec, 'best', 'best'):>12}"
-                           f"{pick(rec, 'rec', 'recommended'):>12}  "
-                           f"{cell('to_base'):36}{cell('to_default'):36}"
-                           f"{self.rec_pages(rec, short=True) or '-'}")
+                out.append(f"  {w:26}{pick(rec, 'best', 'best'):>6}"
+                           f"{pick(rec, 'rec', 'recommended'):>6}  "
+                           f"{cell('to_default', True):36}"
+                           f"{cell('to_base', False):>15}")
+            moved = [f"{rec['workload']} {what} {rec[key]} -> "
+                     f"{self.stab(rec, what, short=True)[1:]}"
+                     for rec in recs if "note" not in rec
+                     for what, key in (("best", "best"),
+                                       ("rec", "recommended"))
+                     if self.stab(rec, what, short=True)[1:]]
+            if moved:
+                out += para("Unstable, leaving one boot out: "
+                            + "; ".join(moved), "  ")
+            if any(self.stab(rec, "best", short=True) == "?"
+                   for rec in recs if "note" not in rec):
+                out.append("  Stability not assessed: fewer than 3 boots.")
+            out += para(f"Pages mapped at rec/best/default {d}: " + "; ".join(
+                f"{rec['workload']} {self.rec_pages(rec, short=True) or '-'}"
+                for rec in recs if "note" not in rec), "  ")
         out.append("Control: " + self.control_line(ctl))
         shown = [r for r in pooled if "b" in r or "c" in r]
         if not shown:
@@ -793,7 +808,7 @@ class Text:
                        f"boots, TOST {AB_CONF:.0%} verdicts, "
                        "workload/threads@order):")
             out.append("  " + self.verdict_groups(abl))
-        return out
+        return [x for line in out for x in fit(line)]
 
     @staticmethod
     def verdict_groups(items, most=6):
@@ -823,7 +838,10 @@ class Text:
     def report(self, n):
         """The report's lines from analyse()'s numbers."""
         r = self.r
-        out = self.header(n["ncmp"], n["ctl"], n["calib"])
+        head = self.header(n["ncmp"], n["ctl"], n["calib"])
+        # The title and the run's settings, then the overview.
+        meta = next(i for i, x in enumerate(head) if i and x[:1] != " ")
+        out = head[:meta] + self.overview(n) + head[meta:]
         for w in r.workloads:
             for t in r.threads[w]:
                 self.render_table(n["tables"][(w, t)], out)
@@ -873,3 +891,35 @@ class Text:
         out += ["  " + b for b in bad]
         out.append("")
         return cross
+
+    def overview(self, n):
+        """The report at a glance, first: each workload's median ratio to
+        the baseline order at every order (paired by boot), and its best
+        and recommended order ('?' where leaving a boot out moves it)."""
+        r, base = self.r, self.r.orders[0]
+        if len(r.orders) < 2:
+            return []
+        recs = {x["workload"]: x for x in n["recs"]}
+        cols = r.orders[1:]
+        out = para(f"At a glance: {r.u['name']}, each order's ratio to order "
+                   f"{base} (below 1: less; the boots' geometric mean, "
+                   "intervals and marks in the tables below); best = the "
+                   "smallest, rec = the smallest order near it, '?' = "
+                   "unstable (leaving one boot out moves it).")
+        out.append(f"  {'workload':27}{'best':>5}{'rec':>5} "
+                   + "".join(f"{o:>6}" for o in cols))
+        for w in r.workloads:
+            rec = recs.get(w, {})
+            for i, t in enumerate(r.threads[w]):
+                cells = n["tables"][(w, t)]["cells"]
+                name = w if len(r.threads[w]) == 1 else f"{w}/{t}"
+                picks = ["", ""]
+                if i == 0 and "best" in rec:
+                    picks = [f"{rec[k]}{'?' if rec.get(s) is False else ''}"
+                             for k, s in (("best", "best_stable"),
+                                          ("recommended", "rec_stable"))]
+                out.append(f"  {name:27}{picks[0]:>5}{picks[1]:>5} " + "".join(
+                    f"{fmt_short(cells[o]['ratio'].est) if 'ratio' in cells.get(o, {}) else '-':>6}"
+                    for o in cols))
+        out.append("")
+        return out

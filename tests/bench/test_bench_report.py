@@ -189,8 +189,8 @@ class Report(unittest.TestCase):
         self.assertIn("CONTROL MOVED", text.split("Statistics")[0])
         self.assertTrue(doc["summary"]["control_moved"])
         summary = text.split("Summary\n")[1]
-        for line in summary.split("rec / order")[1].split("Control:")[0] \
-                .strip().split("\n")[1:]:
+        rows = summary.split("rec / default")[1].split("\n  Unstable")[0]
+        for line in rows.split("Pages mapped")[0].strip().split("\n")[1:]:
             self.assertIn("!", line)	# every row's verdicts flagged
         self.assertTrue(all(c["mark"].endswith("!") for c in cmps(doc)))
 
@@ -228,7 +228,8 @@ class Report(unittest.TestCase):
         self.assertFalse(rec["rec_stable"])
         self.assertEqual(rec["rec_moves"], [5])
         self.assertIn("UNSTABLE", text)
-        self.assertRegex(text, r"\n  seq +6 +6 \(or 5\)")
+        self.assertRegex(text, r"\n  seq +6 +6\? ")
+        self.assertIn("Unstable, leaving one boot out: seq rec 6 -> 5", text)
 
     def test_aa_calibration(self):
         a = make_sweep(self.dir, "A", seed=1)

@@ -234,6 +234,28 @@ class TextParts(unittest.TestCase):
         for line in self.out[start:start + 12]:
             self.assertLessEqual(len(line), 100, line)
 
+    def test_summary_fits_100_columns(self):
+        summary = self.out[self.out.index("Summary"):]
+        self.assertGreater(len(summary), 10)
+        for line in summary:
+            self.assertLessEqual(len(line), 100, line)
+
+    def test_overview_first(self):
+        # The title, the run's settings, then the overview's table: one
+        # row per workload and thread count, a ratio per order above 0.
+        at = next(i for i, x in enumerate(self.out)
+                  if x.startswith("At a glance"))
+        self.assertTrue(all(x.startswith("  ") for x in self.out[1:at]))
+        rows = self.out[at:self.out.index("", at)]
+        seq = next(x.split() for x in rows if x.startswith("  seq "))
+        # best 6, rec 6, then orders 1-6: the model's seq ratio falls
+        self.assertEqual(seq[1:3], ["6", "6"])
+        ratios = [float(x) for x in seq[3:]]
+        self.assertEqual(len(ratios), 6)
+        self.assertEqual(ratios, sorted(ratios, reverse=True))
+        sparse = next(x.split() for x in rows if x.startswith("  sparse "))
+        self.assertGreater(float(sparse[-1]), 3)	# 64 pages a fault
+
     def test_cross_line(self):
         out = []
         said = Text(self.rep).cross_line([], [], out)
@@ -260,6 +282,36 @@ class PlotsPart(unittest.TestCase):
                 self.assertTrue(png and os.path.getsize(png) > 0)
         finally:
             shutil.rmtree(tmp)
+
+
+    def test_heatmap_and_strips_data(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            rep, n = sweep_report(tmp)
+            plots = Plots(rep)
+            heat = plots.heatmap(n["tables"], tmp)
+            strips = plots.strips(tmp)
+            with open(os.path.join(tmp, "overview.dat")) as f:
+                cells = [x.split() for x in f if x.strip()]
+            with open(os.path.join(tmp, "strips.dat")) as f:
+                blocks = [b for b in f.read().split("\n\n\n") if b.strip()]
+            if shutil.which("gnuplot"):
+                self.assertTrue(heat and os.path.getsize(heat) > 0)
+                self.assertTrue(strips and os.path.getsize(strips) > 0)
+        finally:
+            shutil.rmtree(tmp)
+        rows = plots.rows_of()
+        self.assertEqual(len(cells), len(rows) * 6)	# orders 1-6
+        # seq (row 0) at order 4 (column 3): log2 of its printed ratio
+        seq4 = next(c for c in cells if c[:2] == ["3", "0"])
+        self.assertAlmostEqual(float(seq4[2]),
+                               math.log2(float(seq4[3].strip('"'))), 2)
+        self.assertLess(float(seq4[2]), 0)
+        # every run once, in its panel, its boot as the colour
+        self.assertEqual(len(blocks), len(rows))
+        runs = [x.split() for x in blocks[0].strip().split("\n")]
+        self.assertEqual(len(runs), 3 * 3 * 7)	# boots x reps x orders
+        self.assertEqual({r[2] for r in runs}, {"1", "2", "3"})
 
 
 class Results(unittest.TestCase):
