@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 from .data import CONF, AB_CONF, AB_MARGIN, ADAPTIVE
+from .compare import Cmp
 from .fmt import fmt_short, who
 
 
@@ -170,17 +171,25 @@ plot '{dat}' using ($0-0.12):2:3:4:xtic(1) with yerrorbars pt 7 title '{hl}', \\
                     v = math.log2(est) if est == est and est > 0 else "NaN"
                     if v != "NaN":
                         logs.append(v)
-                    f.write(f"{x} {y} {v} \"{fmt_short(est)}\"\n")
+                    mark = ("*" if c.sig() else "~") if c else ""
+                    f.write(f"{x} {y} {v} \"{fmt_short(est)}{mark}\"\n")
                 f.write("\n")
-        lo, hi = min(logs + [-0.05]), max(logs + [0.05])
+        # One scale both ways: a halving as deep as a doubling.
+        top = max([abs(v) for v in logs] + [0.05])
+        ticks = ", ".join(f"'{2.0 ** k:g}' {k}" for k in
+                          range(-math.ceil(top), math.ceil(top) + 1))
         png = os.path.join(outdir, "overview.png")
+        unit = self.r.st.unit[self.r.label]
         title = (f"{self.r.u['name']}: ratio to order {self.r.orders[0]} "
-                 "(the boots' geometric mean, paired by boot); colour: "
-                 "log2 of the ratio")
+                 f"(per {unit}, median over median; geometric mean over "
+                 f"the {unit}s)\\n* = shown after Holm's correction, ~ = "
+                 "not; colour: the ratio on a log scale")
+        if Cmp.flag:
+            title += "\\nCONTROL MOVED: every verdict is suspect"
         ytics = ", ".join(f'"{n}" {y}' for y, (_, _, n) in enumerate(rows))
         xtics = ", ".join(f'"{o}" {x}' for x, o in enumerate(cols))
         gp = f"""
-set terminal png size {max(700, 90 * len(cols) + 380)},{120 + 34 * len(rows)}
+set terminal png size {max(760, 90 * len(cols) + 380)},{150 + 34 * len(rows)}
 set output '{png}'
 set title "{title}" noenhanced
 set xlabel 'fault-around order'
@@ -188,9 +197,10 @@ set xtics ({xtics})
 set ytics ({ytics}) noenhanced
 set xrange [-0.5:{len(cols) - 0.5}]
 set yrange [{len(rows) - 0.5}:-0.5]
-set cbrange [{lo}:{hi}]
-set palette defined ({lo} '#2166ac', 0 'white', {hi} '#b2182b')
-set cblabel 'log2(ratio)'
+set cbrange [{-top}:{top}]
+set palette defined (-1 '#2166ac', 0 'white', 1 '#b2182b')
+set cbtics ({ticks})
+set cblabel 'ratio (log scale)'
 unset key
 plot '{dat}' using 1:2:3 with image, '' using 1:2:4 with labels font ',9'
 """
@@ -207,13 +217,14 @@ plot '{dat}' using 1:2:3 with image, '' using 1:2:4 with labels font ',9'
             return None
         dat = os.path.join(outdir, "strips.dat")
         sc, step = self.r.u["scale"], 0.6 / max(1, len(boots))
-        logy = []
+        logy, spread = [], []
         with open(dat, "w") as f:
             for w, t, _ in rows:
                 runs = [r for r in self.r.sweep
                         if r["workload"] == w and r["threads"] == t]
                 ys = [r["ns"] * sc for r in runs if r["ns"] > 0]
                 logy.append(bool(ys) and max(ys) > 10 * min(ys))
+                spread.append((max(ys) / min(ys) - 1) * 100 if ys else 0)
                 for r in runs:
                     i = boots.index(r["boot"])
                     x = r["order"] + (i - (len(boots) - 1) / 2) * step
@@ -224,21 +235,25 @@ plot '{dat}' using 1:2:3 with image, '' using 1:2:4 with labels font ',9'
         png = os.path.join(outdir, "strips.png")
         # A series per boot, named in the first panel's key only.
         panels = "".join(
-            f"set title '{name}{' (log y)' if logy[i] else ''}' noenhanced\n"
+            f"set title '{name}: max/min {spread[i]:+.1f}%"
+            f"{', log y' if logy[i] else ''}' noenhanced\n"
             f"{'set logscale y' if logy[i] else 'unset logscale y'}\n"
             f"{'set key top right' if i == 0 else 'unset key'}\n"
             f"plot for [b=1:{len(boots)}] '{dat}' index {i} using "
             "($3 == b ? $1 : 1/0):2 with points pt 7 ps 0.7 lc b "
             "title sprintf('boot %d', b)\n"
             for i, (_, _, name) in enumerate(rows))
-        title = (f"every run of the order sweep: {self.r.u['axis']} against "
-                 "the order; each boot's runs side by side, in its colour")
+        title = (f"kernel '{self.r.label}': every run of the order sweep, "
+                 f"{self.r.u['axis']}\\neach boot's runs side by side "
+                 "in its colour; each panel has its own y scale, its "
+                 "title the runs' max/min")
         orders = self.r.orders
         gp = f"""
-set terminal png size {380 * ncol},{40 + 260 * nrow}
+set terminal png size {380 * ncol},{60 + 260 * nrow}
 set output '{png}'
 set multiplot layout {nrow},{ncol} title "{title}" noenhanced
 set xtics 1
+set xlabel 'order'
 set xrange [{orders[0] - 0.6}:{orders[-1] + 0.6}]
 {panels}unset multiplot
 """

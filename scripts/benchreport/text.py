@@ -893,33 +893,58 @@ class Text:
         return cross
 
     def overview(self, n):
-        """The report at a glance, first: each workload's median ratio to
-        the baseline order at every order (paired by boot), and its best
-        and recommended order ('?' where leaving a boot out moves it)."""
+        """The report at a glance, first: each workload's ratio to the
+        baseline order at every other order (per boot, its median there
+        over its median at the baseline; the geometric mean over the
+        boots, as every ratio of the report), with its mark, and the best
+        and recommended order over the thread counts ('?' where leaving a
+        boot out moves it)."""
         r, base = self.r, self.r.orders[0]
         if len(r.orders) < 2:
             return []
+        unit = r.st.unit[r.label]
         recs = {x["workload"]: x for x in n["recs"]}
         cols = r.orders[1:]
-        out = para(f"At a glance: {r.u['name']}, each order's ratio to order "
-                   f"{base} (below 1: less; the boots' geometric mean, "
-                   "intervals and marks in the tables below); best = the "
-                   "smallest, rec = the smallest order near it, '?' = "
-                   "unstable (leaving one boot out moves it).")
-        out.append(f"  {'workload':27}{'best':>5}{'rec':>5} "
-                   + "".join(f"{o:>6}" for o in cols))
+        out = []
+        if Cmp.flag:
+            out += para("CONTROL MOVED: every verdict of this report is "
+                        "suspect, the overview's too (the tables flag them "
+                        f"'{Cmp.flag}'; the header says why).")
+        out += para(f"At a glance: {r.u['name']}, each order's ratio to "
+                    f"order {base} (1, not shown; below 1: less): per "
+                    f"{unit}, its median there over its median at order "
+                    f"{base}, the geometric mean over the {unit}s, marked "
+                    "as in the tables below, which give the intervals.  "
+                    "best = the smallest figure over the thread counts, "
+                    "rec = the smallest order near it, '?' = unstable "
+                    f"(leaving one {unit} out moves it); - where no order "
+                    "applies (the control) or none was picked.")
+        out.append(f"  {'workload':26}{'best':>5}{'rec':>5} "
+                   + "".join(f"{o:>7}" for o in cols))
+
+        def picks(rec):
+            if "best" not in rec:
+                return ["-", "-"]
+            return [f"{rec[k]}{'?' if rec.get(s) is False else ''}"
+                    for k, s in (("best", "best_stable"),
+                                 ("recommended", "rec_stable"))]
         for w in r.workloads:
-            rec = recs.get(w, {})
-            for i, t in enumerate(r.threads[w]):
+            rec, ts = recs.get(w, {}), r.threads[w]
+            if len(ts) > 1:	# the picks are over the thread counts
+                b, c = picks(rec)
+                out.append(f"  {w:26}{b:>5}{c:>5}")
+            for t in ts:
                 cells = n["tables"][(w, t)]["cells"]
-                name = w if len(r.threads[w]) == 1 else f"{w}/{t}"
-                picks = ["", ""]
-                if i == 0 and "best" in rec:
-                    picks = [f"{rec[k]}{'?' if rec.get(s) is False else ''}"
-                             for k, s in (("best", "best_stable"),
-                                          ("recommended", "rec_stable"))]
-                out.append(f"  {name:27}{picks[0]:>5}{picks[1]:>5} " + "".join(
-                    f"{fmt_short(cells[o]['ratio'].est) if 'ratio' in cells.get(o, {}) else '-':>6}"
+                name = w if len(ts) == 1 else f"    {who(w, t)}"
+                b, c = picks(rec) if len(ts) == 1 else ("", "")
+                out.append(f"  {name:26}{b:>5}{c:>5} " + "".join(
+                    f"{self.short(cells.get(o, {}).get('ratio')):>7}"
                     for o in cols))
         out.append("")
         return out
+
+    @staticmethod
+    def short(c):
+        """An overview cell: the ratio in five characters and its mark."""
+        return ("-" if c is None else
+                f"{fmt_short(c.est)}{'*' if c.sig() else '~'}")

@@ -250,11 +250,14 @@ class TextParts(unittest.TestCase):
         seq = next(x.split() for x in rows if x.startswith("  seq "))
         # best 6, rec 6, then orders 1-6: the model's seq ratio falls
         self.assertEqual(seq[1:3], ["6", "6"])
-        ratios = [float(x) for x in seq[3:]]
+        self.assertTrue(all(x.endswith("*") for x in seq[3:]))	# all shown
+        ratios = [float(x.rstrip("*~")) for x in seq[3:]]
         self.assertEqual(len(ratios), 6)
         self.assertEqual(ratios, sorted(ratios, reverse=True))
         sparse = next(x.split() for x in rows if x.startswith("  sparse "))
-        self.assertGreater(float(sparse[-1]), 3)	# 64 pages a fault
+        self.assertGreater(float(sparse[-1].rstrip("*~")), 3)	# 64 pages a fault
+        anon = next(x.split() for x in rows if x.startswith("  anon "))
+        self.assertEqual(anon[1:3], ["-", "-"])	# the control: no pick
 
     def test_cross_line(self):
         out = []
@@ -305,7 +308,7 @@ class PlotsPart(unittest.TestCase):
         # seq (row 0) at order 4 (column 3): log2 of its printed ratio
         seq4 = next(c for c in cells if c[:2] == ["3", "0"])
         self.assertAlmostEqual(float(seq4[2]),
-                               math.log2(float(seq4[3].strip('"'))), 2)
+                               math.log2(float(seq4[3].strip('"*~'))), 2)
         self.assertLess(float(seq4[2]), 0)
         # every run once, in its panel, its boot as the colour
         self.assertEqual(len(blocks), len(rows))
