@@ -234,11 +234,12 @@ plot '{dat}' using 1:2:3 with image, '' using 1:2:4 with labels font ',9'
         nrow = -(-len(rows) // ncol)
         png = os.path.join(outdir, "strips.png")
         # A series per boot, named in the first panel's key only.
+        key = "set key top right font ',9' samplen 1"
         panels = "".join(
             f"set title '{name}: max/min {spread[i]:+.1f}%"
-            f"{', log y' if logy[i] else ''}' noenhanced\n"
+            f"{', log y' if logy[i] else ''}' noenhanced font ',10'\n"
             f"{'set logscale y' if logy[i] else 'unset logscale y'}\n"
-            f"{'set key top right' if i == 0 else 'unset key'}\n"
+            f"{key if i == 0 else 'unset key'}\n"
             f"plot for [b=1:{len(boots)}] '{dat}' index {i} using "
             "($3 == b ? $1 : 1/0):2 with points pt 7 ps 0.7 lc b "
             "title sprintf('boot %d', b)\n"
