@@ -86,7 +86,8 @@ $(BOOT): tree
 boot-kcsan: tree
 	@$(S)/boot-test.sh kcsan
 
-# The main job: the fault-around sweep under QEMU (see README for knobs).
+# The main job: the fault-around sweep under QEMU (knobs: README,
+# Documentation/benchmarking.rst).
 bench: tree
 	@$(S)/bench.sh
 
