@@ -8,7 +8,9 @@
 #   ORDERS=all (0 to a page table) or a list; REPS=3 (per boot); BOOTS=3
 #   WORKLOADS="seq rand sparse mmap-pread-seq ..." (see WORKLOADS below;
 #          name@state picks a page-cache state, see sweep.sh)
-#   THREADS=1 (thread workloads), TASKS="1 2" (mmap-pread-*), MIB=60 (by
+#          fio-read and fio-randread are not in the default: naming one
+#          puts fio in the guest (x86_64), see sweep.sh
+#   THREADS=1 (thread workloads), TASKS="1 2" (mmap-pread-*, fio-*), MIB=60 (by
 #          default sweep.sh picks TASKS and MIB: 1 and the guest's CPUs,
 #          1/16 of its memory; the report says which)
 #   CLOCK=icount (the figure counts guest instructions) or CLOCK=wall
@@ -160,6 +162,10 @@ THREADS=${THREADS:-1}
 TASKS=${TASKS:-auto}
 MIB=${MIB:-auto}
 WORKLOADS=$(echo ${WORKLOADS:-$WORKLOADS_ALL})
+# The fio rows (sweep.sh -F): the guest's initramfs carries fio only for
+# them; natively, the host's fio.
+fio_rows=0 fio_path=
+case " $WORKLOADS " in *" fio-"*) fio_rows=1 fio_path=$(command -v fio || true) ;; esac
 CLOCK=${CLOCK:-icount}
 MODCOST=${MODCOST:-0}
 limit=
@@ -223,7 +229,7 @@ sweep() {
 	[ "$modcost$POLICY" = 0off ] || "$TOP/scripts/module.sh" "$variant" >&2
 	# One initramfs per kernel for the whole bench, not one per boot.
 	[ -n "${initrds[$variant]:-}" ] ||
-		initrds[$variant]=$("$TOP/scripts/initramfs.sh" "$variant" bench | tail -n1)
+		initrds[$variant]=$(BENCH_FIO=$fio_rows "$TOP/scripts/initramfs.sh" "$variant" bench | tail -n1)
 	initrd=${initrds[$variant]}
 	console=$BUILD/boot/bench-$name.console.log
 	rm -f "$console"
@@ -300,7 +306,7 @@ native() {
 	fi
 	sh "$TOP/tests/bench/sweep.sh" -o "$ORDERS" -r "$REPS" -t "$THREADS" -T "$TASKS" \
 		-w "$WORKLOADS" -m "$MIB" -b "$bin/fa-bench" -x "$bin/fa-bench-dyn" \
-		-e "$bin/ext4.img" -d "$tmp" "${perf[@]}" \
+		-e "$bin/ext4.img" -d "$tmp" "${perf[@]}" ${fio_path:+-F "$fio_path"} \
 		> "$out/runs-native.csv" 2> >(tee "$out/sweep-native.log" |
 			tee >(grep --line-buffered '^sweep: ' >&2) | progress 0 1) ||
 		die "the native sweep failed (see $out/sweep-native.log)"

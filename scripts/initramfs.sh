@@ -8,8 +8,10 @@
 # guests have the module's test program, fa-modtest.  With "bench",
 # print the bench's initramfs instead: the same with a second archive
 # appended (the kernel unpacks both) that holds what only make bench
-# needs: fa-bench linked dynamically with its ld.so and libc, and an ext4
-# image of BENCH_IMAGE_MIB (default 128) MiB.
+# needs: fa-bench linked dynamically with its ld.so and libc, an ext4
+# image of BENCH_IMAGE_MIB (default 128) MiB, and with BENCH_FIO=1 (make
+# bench's fio rows; an x86_64 guest only) Debian's fio and its libraries,
+# some 85 MB that the other workloads' guests need not hold.
 . "$(dirname "$0")/lib.sh"
 
 variant=${1:?usage: initramfs.sh <kernel.sh variant> [bench]}
@@ -97,12 +99,21 @@ else
 		while read -r lib; do echo "/lib/$lib $sysroot/$lib"; done)
 fi
 [ -n "$libs" ] || die "found no libraries for fa-bench-dyn"
+fio=
+if [ "${BENCH_FIO:-0}" = 1 ]; then
+	[ -z "$cross" ] || die "BENCH_FIO=1: fio for the x86_64 guest only"
+	fio=$(command -v fio) || die "no fio (scripts/deps.sh installs it)"
+	libs=$(printf '%s\n' "$libs" "$(ldd "$fio" |
+		awk '$2 == "=>" && $3 ~ /^\// { print $3, $3 } $1 ~ /^\// { print $1, $1 }')" |
+		sort -u)
+fi
 # The @ext4 workloads' file system: room for the default file (1/16 of
 # the guest's 1 GiB) and more.
 bench_ext4_image "$out/ext4.img" "${BENCH_IMAGE_MIB:-128}"
 {
 	echo "file /bin/fa-bench-dyn $out/fa-bench-dyn 0755 0 0"
 	echo "file /ext4.img $out/ext4.img 0644 0 0"
+	[ -z "$fio" ] || echo "file /bin/fio $fio 0755 0 0"
 	while read -r lib host; do
 		[ -f "$host" ] || die "no $host for the guest's $lib"
 		d=$(dirname "$lib")

@@ -89,7 +89,8 @@ class Report:
             k = self.key(w, t, o)
             c = {f: st.median(k, f) for f in
                  ("minflt", "majflt", "fa_mapped", "mapped", "ns", "fixed_ns",
-                  "teardown_ns", "pages", "distinct", "unread")}
+                  "teardown_ns", "pages", "distinct", "unread",
+                  "prog_minflt")}
             # The median of the sums, not the sum of the medians.
             c["faults"] = statistics.median(r["minflt"] + r["majflt"]
                                             for r in st.runs(k))

@@ -10,96 +10,51 @@ from .fmt import who
 
 
 SEED = 20140227		# the cost model's bootstrap: the same runs, the same report
-
-
 CONF = 0.95
-
-
 ALPHA = 0.05
-
-
 MIN_EFFECT = 0.01	# a change below 1% is never marked '*'
-
-
 COST_B = 2000		# the cost model's case bootstrap
-
-
 DEFAULT_ORDER = 4	# unless --meta default_order= says otherwise
-
-
 # The A/B and module cost: a 90% interval, so that "inside the margin" is
 # a TOST at 5% per side, and the margin the series must stay within.
 AB_CONF = 0.90
-
-
 AB_MARGIN = 0.01
-
-
 CONTROL = "anon"	# no order touches anonymous faults
-
-
 # Where the counters and the mapping's Rss both apply: not anon (no
 # fault-around) and not exec/dynexec (the children's mappings are gone).
 CHECKED = ("seq", "rand", "sparse")
-
-
 # Where there is no Rss, and only fa_mapped > 0 at orders above 0 can be
 # checked: exec and dynexec (the children's mappings are gone), mixed
 # (fa-bench does not measure its two threads' mappings), vmas (each of
 # its two-page mappings is gone before the next).  EXECS: those whose
 # pages touched are program starts.
 EXECS = ("exec", "dynexec")
-
-
-NO_RSS = EXECS + ("mixed", "vmas")
-
-
+# fio's rows: a program nobody here wrote, measured as exec is, with its
+# own count of its jobs' faults beside the children's (prog_minflt).
+FIO = ("fio-read", "fio-randread")
+NO_RSS = EXECS + ("mixed", "vmas") + FIO
 # mod_faultaround's adaptive policy: the setup of its runs, and its column.
 ADAPTIVE = "adaptive"
-
-
 # The module-cost setups compared with mod-off (sweep.sh -k).
 MOD_SETUPS = (("mod-idle", "no override"), ("mod-256", "256 overrides"),
               ("mod-adaptive", "adaptive"))
-
-
 ADAPT_BEST = 0.05	# "within 5% of the best" fixed order
-
-
 ADAPT_MARGIN = 0.02	# where no order applies: equivalent to off within +-2%
-
-
 SPARSE_GOAL = 1.25	# sparse's pages mapped per page touched, at most
-
-
 INT_FIELDS = ("threads", "order", "rep", "minflt", "majflt", "ns", "pages",
               "mapped")
-
-
 # Since bench v3 (sweep.sh): the distinct pages read, and the pages of
 # the measured mappings mapped but never read; -1 where not measured or
 # in older CSVs.
-OPT_FIELDS = ("distinct", "unread")
-
-
+OPT_FIELDS = ("distinct", "unread", "prog_minflt", "prog_majflt")
 FLAG = "!"	# after every verdict when the control moved
-
-
 TIME_FIELDS = ("ns", "fixed_ns", "teardown_ns")
-
-
 # sweep.sh -p: a column perf:<event> per event perf stat counted around
 # each run, of the whole fa-bench process and its children; a clock's in
 # ns (perf prints msec, to 10 us), else perf's word for it.
 PERF = "perf:"
-
-
 NOT_SUPPORTED = "<not supported>"
-
-
 PERF_CLOCKS = ("task-clock", "cpu-clock")
-
-
 PERF_COVERS = ("the whole fa-bench process and its children (program "
                "start, setup, the timed work, teardown and exit), not only "
                "the figure's timed region")
@@ -200,8 +155,10 @@ def cross_title(workloads):
     ran."""
     ran = {base_name(w) for w in workloads}
     names = ", ".join(w for w in NO_RSS if w in EXECS or w in ran)
+    fio = ("; fio: its own faults between a fault per window and "
+           "getrusage's count" if ran & set(FIO) else "")
     return (f"Cross-check of the counters (against Rss; {names}: "
-            "fa-mapped > 0 at every order above 0)")
+            f"fa-mapped > 0 at every order above 0{fio})")
 
 
 def base_name(workload):
@@ -253,6 +210,13 @@ def crosscheck(runs):
                            f"{who(r['workload'], r['threads'])} "
                            f"order={r['order']} rep={r['rep']}: fa_mapped "
                            f"{fa} (fa_calls {calls}): nothing mapped ahead")
+            if base_name(r["workload"]) in FIO and not fio_agrees(r):
+                bad.append(f"{r['label']} boot {r['boot']} {r['workload']} "
+                           f"{who(r['workload'], r['threads'])} "
+                           f"order={r['order']} rep={r['rep']}: fio's own "
+                           f"faults {r['prog_minflt']} + {r['prog_majflt']}, "
+                           f"the children's {r['minflt']} + {r['majflt']}, "
+                           f"{r['pages']} pages read")
             continue
         if not checked(r["workload"]):
             continue
@@ -268,6 +232,17 @@ def crosscheck(runs):
                        f"{who(r['workload'], r['threads'])} order={r['order']} "
                        f"rep={r['rep']}: Rss {rss}, fa_calls {calls}, fa_mapped {fa}")
     return done, bad
+
+
+def fio_agrees(r):
+    """fio's own count of its jobs' faults against getrusage's of all of
+    fio (its start-up too): no more than that, and at least one fault per
+    fault-around window of the pages its jobs read (each job maps the
+    file itself, and a window is mapped by one fault at most)."""
+    own = r["prog_minflt"] + r["prog_majflt"]
+    if r["prog_minflt"] < 0 or r["order"] < 0:
+        return r["prog_minflt"] >= 0
+    return r["pages"] >> r["order"] <= own <= r["minflt"] + r["majflt"]
 
 
 def per_page(a, c):

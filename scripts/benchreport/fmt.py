@@ -12,8 +12,10 @@ def para(text, indent="", width=100):
 
 
 def who(workload, n):
-    """mmap-pread's workers are processes, the others' threads."""
-    word = "task" if workload.startswith("mmap-pread") else "thread"
+    """mmap-pread's and fio's workers are processes, the others'
+    threads."""
+    word = ("task" if workload.startswith(("mmap-pread", "fio-"))
+            else "thread")
     return f"{n} {word}{'s' if n != 1 else ''}"
 
 

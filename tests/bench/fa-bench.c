@@ -6,6 +6,7 @@
  *   fa-bench -C -f file -m MiB     create the file, all of it in the page cache
  *   fa-bench -w workload -f file [-c] [-t workers] [-s seed] [-P ptes]
  *            [-p passes] [-n starts] [-x program] [-g file] [-G cgroup]
+ *   fa-bench -w run -n pages [-c -f file] -- program [argument...]
  *   fa-bench -H n [-d dir]
  *   fa-bench -R -f file [-P ptes]  one fault: pages mapped, pages young
  *   fa-bench -E                    the names of hotcold's second line
@@ -47,6 +48,10 @@
  *                   share the file's page pairs; for each, map the two
  *                   pages, read the first (a fault), split the mapping
  *                   with mprotect() (a VMA copy) and unmap it (two frees)
+ *   run             a program nobody here wrote (sweep.sh's fio rows),
+ *                   started once and waited for, measured as exec is;
+ *                   -n gives the pages it reads, for the report's per-page
+ *                   figures, and -c -f drops that file from the cache
  *
  * -c starts cold: the file's pages are dropped from the page cache first
  * (POSIX_FADV_DONTNEED, on a clean file), so that its faults are major
@@ -129,10 +134,10 @@
 #define PM_PFN		((1ULL << 55) - 1)
 
 enum workload { SEQ, RAND, SPARSE, PREAD_SEQ, PREAD_RAND, ANON, EXEC, DYNEXEC,
-		MIXED, HOTCOLD, HOTSCAN, VMAS };
+		MIXED, HOTCOLD, HOTSCAN, VMAS, RUN };
 static const char *const names[] = {
 	"seq", "rand", "sparse", "mmap-pread-seq", "mmap-pread-rand", "anon",
-	"exec", "dynexec", "mixed", "hotcold", "hotscan", "vmas",
+	"exec", "dynexec", "mixed", "hotcold", "hotscan", "vmas", "run",
 };
 
 static enum workload workload;
@@ -151,6 +156,7 @@ static char *hot_map;
 static const char *cgroup;
 static size_t starts = 20;
 static const char *program = "/proc/self/exe";
+static char **run_argv;		/* run's program and its arguments */
 static char **environment;
 
 /* What the workers report, in memory that the processes share too. */
@@ -317,10 +323,16 @@ static size_t hot_stride(void)
 }
 
 /* Whether this workload counts the pages it reads (see account()). */
+/* Workloads whose faults are their children's: they start programs. */
+static int spawns(void)
+{
+	return workload == EXEC || workload == DYNEXEC || workload == RUN;
+}
+
 static int counts_reads(void)
 {
-	return workload != ANON && workload != EXEC && workload != DYNEXEC &&
-	       workload != MIXED && workload != VMAS;
+	return workload != ANON && !spawns() && workload != MIXED &&
+	       workload != VMAS;
 }
 
 /*
@@ -570,22 +582,26 @@ static void read_events(long long *v)
 	}
 }
 
-static void spawn_starts(size_t n)
+static void spawn_starts(size_t n, char **argv)
 {
-	char *argv[] = { (char *)program, "-w", "noop", NULL };
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		pid_t pid;
-		int err = posix_spawn(&pid, program, NULL, NULL, argv,
-				      environment);
+		int status, err = posix_spawn(&pid, argv[0], NULL, NULL, argv,
+					      environment);
 
 		if (err) {
 			errno = err;
-			die(program);
+			die(argv[0]);
 		}
-		if (waitpid(pid, NULL, 0) < 0)
+		if (waitpid(pid, &status, 0) < 0)
 			die("waitpid");
+		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+			fprintf(stderr, "fa-bench: %s failed (status %#x)\n",
+				argv[0], status);
+			exit(1);
+		}
 	}
 }
 
@@ -628,6 +644,7 @@ static void work(unsigned int id, char *map)
 	int own = workload == PREAD_SEQ || workload == PREAD_RAND;
 	size_t nwork = workload == SPARSE ? file_size / pt_span :
 		       workload == EXEC || workload == DYNEXEC ? starts :
+		       workload == RUN ? 1 :
 		       workload == VMAS ? npages / 2 : npages;
 	unsigned char *mk = seen;
 
@@ -684,8 +701,14 @@ static void work(unsigned int id, char *map)
 			map[i * page_size] = 1;
 			break;
 		case EXEC:
-		case DYNEXEC:
-			spawn_starts(to - from);
+		case DYNEXEC: {
+			char *argv[] = { (char *)program, "-w", "noop", NULL };
+
+			spawn_starts(to - from, argv);
+			return;
+		}
+		case RUN:
+			spawn_starts(1, run_argv);
 			return;
 		case VMAS:
 			sink += small_vma(2 * i);
@@ -831,6 +854,7 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: fa-bench -C -f file -m MiB\n"
 		"       fa-bench -w workload -f file [-c] [-t workers] [-s seed] [-P ptes] [-p passes] [-n starts] [-x program] [-g file]\n"
+		"       fa-bench -w run -n pages [-c -f file] -- program [argument...]\n"
 		"       fa-bench -H mappings [-d dir]\n");
 	return 2;
 }
@@ -845,7 +869,7 @@ int main(int argc, char **argv, char **envp)
 	long minflt = 0, majflt = 0, mapped = 0, distinct = 0, unread = 0;
 	unsigned int held = 0, i, pass;
 	struct rusage ca, cb;
-	int opt, do_create = 0, cold = 0, procs;
+	int opt, do_create = 0, cold = 0, procs, n_given = 0;
 	size_t mib = 0, ptes = 0, pages;
 	pthread_t *tids;
 	pid_t *pids;
@@ -863,7 +887,7 @@ int main(int argc, char **argv, char **envp)
 		case 's': seed = strtoul(optarg, NULL, 0); break;
 		case 'P': ptes = strtoul(optarg, NULL, 0); break;
 		case 'p': passes = atoi(optarg); break;
-		case 'n': starts = strtoul(optarg, NULL, 0); break;
+		case 'n': starts = strtoul(optarg, NULL, 0); n_given = 1; break;
 		case 'x': program = optarg; break;
 		case 'H': held = atoi(optarg); break;
 		case 'd': dir = optarg; break;
@@ -913,7 +937,19 @@ int main(int argc, char **argv, char **envp)
 	}
 	/* By default a page table holds a page of pointers (not on ppc64). */
 	pt_span = (ptes ? ptes : page_size / sizeof(void *)) * page_size;
-	if (workload != EXEC && workload != DYNEXEC) {
+	if (workload == RUN) {
+		run_argv = argv + optind;
+		if (!*run_argv || nworkers != 1 || !n_given) {
+			fprintf(stderr, "fa-bench: run is one worker, -n pages and a program\n");
+			return 2;
+		}
+		/* -c -f: the program's file cold, as -c does for ours. */
+		fd = file ? open(file, O_RDONLY) : -1;
+		errno = 0;
+		if (cold && (fd < 0 || (errno = posix_fadvise(fd, 0, 0,
+						POSIX_FADV_DONTNEED))))
+			die(file ? file : "-c needs -f <file>");
+	} else if (!spawns()) {
 		struct stat st;
 
 		if (!file)
@@ -1029,7 +1065,7 @@ int main(int argc, char **argv, char **envp)
 		read_events(ev_before);
 	fa_read_counters(vmstat, &fa_before);
 	for (pass = 0; pass < passes; pass++) {
-		if (!procs && workload != EXEC && workload != DYNEXEC)
+		if (!procs && !spawns())
 			main_map = map_work();
 		if (is_hotcold()) {
 			hot_map = map_aligned(file2_size, PROT_READ, MAP_SHARED, fd2);
@@ -1075,10 +1111,10 @@ int main(int argc, char **argv, char **envp)
 	}
 	fixed += now_ns() - t;
 
-	if (workload == EXEC || workload == DYNEXEC) {
+	if (spawns()) {
 		minflt = cb.ru_minflt - ca.ru_minflt;
 		majflt = cb.ru_majflt - ca.ru_majflt;
-		pages = starts;
+		pages = starts;	/* run: its -n, the pages it reads */
 	} else {
 		for (i = 0; i < nworkers; i++) {
 			minflt += sh->minflt[i];

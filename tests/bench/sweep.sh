@@ -9,7 +9,7 @@
 #   sweep.sh [-o "0 1 2 ..."|all] [-r 3] [-t "1"] [-T "1 2"] [-w "seq rand ..."]
 #            [-m MiB] [-b fa-bench] [-x dynamic program] [-e ext4 image]
 #            [-d tmpdir] [-k mod_faultaround.ko] [-a mod_faultaround.ko]
-#            [-p task-clock,page-faults,...] [-M MiB|auto]
+#            [-p task-clock,page-faults,...] [-M MiB|auto] [-F fio]
 #
 # -o all (the default) is every order the kernel accepts, 0 to a page
 # table.  By default the file is 1/16 of the memory (a multiple of 2 MiB);
@@ -52,6 +52,14 @@
 # of the pages it read, and the reclaim counts of /proc/vmstat and of the
 # cgroup (fa-bench -E names them).
 #
+# fio-read and fio-randread (-F: fio, the Debian package's) run fio with
+# ioengine=mmap, rw=read or randread, a page per read, one job per task
+# (-T: 1 and N jobs) over the whole file, under fa-bench -w run, which
+# measures it as it does exec.  Their rows add fio's own minf and majf,
+# summed over the jobs (prog_minflt, prog_majflt; -1 elsewhere), to be
+# held against fa-bench's count of the children's faults.  @ext4-cold
+# lets fio drop the file first (its invalidate=1); warm states keep it.
+#
 # -p runs each fa-bench under perf stat -e <events> (natively: make bench
 # NATIVE=1) and adds a column perf:<event> per event: its count over the
 # whole process and its children (program start, setup, the timed work,
@@ -60,15 +68,15 @@
 
 orders=all reps=3 threads=1 tasks=auto ptes=
 workloads="seq rand sparse mmap-pread-seq mmap-pread-rand anon exec dynexec"
-mib=auto bench=fa-bench dyn= image= dir=/tmp ko= ako= perf= limit=
-while getopts o:r:t:T:w:m:b:x:e:d:k:a:p:M: opt; do
+mib=auto bench=fa-bench dyn= image= dir=/tmp ko= ako= perf= limit= fio=
+while getopts o:r:t:T:w:m:b:x:e:d:k:a:p:M:F: opt; do
 	case $opt in
 	o) orders=$OPTARG ;; r) reps=$OPTARG ;; t) threads=$OPTARG ;;
 	T) tasks=$OPTARG ;;
 	w) workloads=$OPTARG ;; m) mib=$OPTARG ;; b) bench=$OPTARG ;;
 	x) dyn=$OPTARG ;; e) image=$OPTARG ;; d) dir=$OPTARG ;;
 	k) ko=$OPTARG ;; a) ako=$OPTARG ;; p) perf=$OPTARG ;;
-	M) limit=$OPTARG ;; *) exit 2 ;;
+	M) limit=$OPTARG ;; F) fio=$OPTARG ;; *) exit 2 ;;
 	esac
 done
 
@@ -84,7 +92,7 @@ fi
 # workers <workload>: its thread or task counts.
 workers() {
 	case $1 in
-	mmap-pread-*) echo "$tasks" ;;
+	mmap-pread-*|fio-*) echo "$tasks" ;;
 	hotcold*|hotscan*) echo 1 ;;	# one reader: its fates are one process's
 	*) echo "$threads" ;;
 	esac
@@ -141,7 +149,7 @@ fi
 holder= held=$dir/fa-held.$$ counts=$dir/fa-perf.$$ cg=
 restore() {
 	if [ -n "$holder" ]; then kill "$holder"; wait "$holder"; fi
-	rm -f "$held" "$counts" "$dir/fa-bench.file" "$dir/fa-sparse.file" "$dir/fa-mixed.file" \
+	rm -f "$held" "$counts" "$dir/fa-fio.json" "$dir/fa-bench.file" "$dir/fa-sparse.file" "$dir/fa-mixed.file" \
 		"$dir/fa-probe.file"
 	[ ! -d "$cg" ] || rmdir "$cg"
 	for m in "$dir/fa-huge" "$dir/fa-ext4"; do
@@ -299,7 +307,9 @@ for w in $workloads; do
 			ok=1
 		fi ;;
 	dynexec) [ -n "$dyn" ] && ok=1 || ok="no dynamic program (-x)" ;;
-	*)	if d=$(state_dir "$state") 2>/dev/null; then
+	*)	if [ "${w%%-*}" = fio ] && [ -z "$fio" ]; then
+			ok="no fio (-F)"
+		elif d=$(state_dir "$state") 2>/dev/null; then
 			f=$(file_of "$w" "$d")
 			if [ "$f" = "$d/fa-sparse.file" ] && [ $((sparse_mib * 3)) -gt "$mem" ]; then
 				ok="its file, a page table, is $sparse_mib MiB: more than a third of the memory"
@@ -357,6 +367,21 @@ perf_counts() {
 # in_cgroup <command...>: run it in hotcold's cgroup.
 # shellcheck disable=SC2016 # $$, $0 and $@ are the inner shell's
 in_cgroup() { sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$cg" "$@"; }
+# fio_run <workload> <jobs> <file> <state>: fa-bench's line for one fio
+# run, then fio's own minor and major faults summed over its jobs (its
+# JSON's per-job minf and majf).
+fio_run() {
+	local rw=${1%@*} json=$dir/fa-fio.json line
+	rw=${rw#fio-}
+	# shellcheck disable=SC2086 # $wrap is words or empty
+	line=$($wrap $bench -w run -n $(( (mib << 20) / page * $2 )) -- "$fio" \
+		--name=fa --filename="$3" --ioengine=mmap --rw="$rw" --bs="$page" \
+		--numjobs="$2" --size="${mib}M" \
+		--invalidate=$([ "$4" = ext4-cold ] && echo 1 || echo 0) \
+		--output-format=json --output="$json") || return
+	echo "$line $(awk -F'[:,]' '/"minf"/ { m += $2 } /"majf"/ { j += $2 }
+		END { print m + 0, j + 0 }' "$json")"
+}
 # run1 <setup> <workload> <workers> <order> <rep>: one CSV line.
 run1() {
 	run=$((run + 1))
@@ -373,21 +398,28 @@ run1() {
 		state=ext4 x="-c -g $(state_dir ext4)/fa-hot.file -G $cg" runner=in_cgroup
 		echo "$max" > "$cg/memory.max" || die "cannot set $cg/memory.max to $max"
 	fi
-	# shellcheck disable=SC2086 # $runner, $wrap, $ptes and $x are words or empty
-	out=$($runner $wrap $bench -w "${2%@*}" -t "$3" -f "$(file_of "$2" "$(state_dir $state)")" \
-		-s "$5" $x $ptes) ||
-		die "fa-bench -w $2 failed${perf:+ (under perf stat)}"
+	file=$(file_of "$2" "$(state_dir $state)") own="-1 -1"
+	if [ "${2%%-*}" = fio ]; then
+		out=$(fio_run "$2" "$3" "$file" "$state") || die "fio $2 failed"
+		own=
+	else
+		# shellcheck disable=SC2086 # $runner, $wrap, $ptes and $x are words or empty
+		out=$($runner $wrap $bench -w "${2%@*}" -t "$3" -f "$file" \
+			-s "$5" $x $ptes) ||
+			die "fa-bench -w $2 failed${perf:+ (under perf stat)}"
+	fi
 	pc=
 	[ -z "$perf" ] || pc=$(perf_counts) || die "cannot read perf stat's $counts"
 	# hotcold's second line: name=value, in fa-bench -E's order.
 	[ -z "$limit" ] || pc="$pc,$(echo "$out" | sed -n '2{s/[a-z_]*=//g; s/ /,/g; p}')"
-	set -- "$@" $(echo "$out" | sed -n 1p)
-	echo "$2,$3,$4,$1,$5,$6,$7,$8,$9,${10},${11},${12},${13},${14},${15},${16}$pc"
+	# shellcheck disable=SC2086 # $own is two words or none
+	set -- "$@" $(echo "$out" | sed -n 1p) $own
+	echo "$2,$3,$4,$1,$5,$6,$7,$8,$9,${10},${11},${12},${13},${14},${15},${16},${17},${18}$pc"
 	# The guest clock's ns: under -icount, instructions (bench.sh says so).
 	echo "[$run/$total] $2 workers=$3 order=$4 $1 rep=$5: $6 minor faults, clock $8 ns" >&2
 }
 
-echo "workload,threads,order,setup,rep,minflt,majflt,ns,pages,mapped,fa_calls,fa_mapped,fixed_ns,teardown_ns,distinct,unread$(
+echo "workload,threads,order,setup,rep,minflt,majflt,ns,pages,mapped,fa_calls,fa_mapped,fixed_ns,teardown_ns,distinct,unread,prog_minflt,prog_majflt$(
 	[ -z "$perf" ] || echo ",$perf" | sed 's/,/,perf:/g')$(
 	[ -z "$limit" ] || $bench -E | tr ' ' ,| sed 's/^/,/')"
 for w in $workloads; do

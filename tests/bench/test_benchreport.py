@@ -111,6 +111,22 @@ class Data(unittest.TestCase):
         self.assertEqual(len(bad), 3)
         self.assertIn("nothing mapped ahead", bad[1])
 
+    def test_crosscheck_fio(self):
+        def run(order, own, children, pages=15360):
+            return dict(label="p", boot=1, workload="fio-read", threads=1,
+                        order=order, rep=1, fa_calls=900, fa_mapped=14000,
+                        mapped=0, pages=pages, minflt=children, majflt=0,
+                        prog_minflt=own, prog_majflt=0)
+        # fio's own count: at least a fault per window, at most all of
+        # fio's (its start-up faults too)
+        done, bad = data.crosscheck([run(4, 975, 4000), run(0, 15370, 18500)])
+        self.assertEqual((len(done), bad), (2, []))
+        done, bad = data.crosscheck([run(4, 500, 4000),	# under a window each
+                                     run(4, 4100, 4000),	# over fio's all
+                                     run(4, -1, 4000)])	# no count
+        self.assertEqual(len(bad), 3)
+        self.assertIn("fio's own faults 500", bad[0])
+
 
 class Compare(unittest.TestCase):
     def cmp(self, est, p, lo=None, hi=None):
