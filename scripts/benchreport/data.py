@@ -22,7 +22,10 @@ AB_MARGIN = 0.01
 CONTROL = "anon"	# no order touches anonymous faults
 # Where the counters and the mapping's Rss both apply: not anon (no
 # fault-around) and not exec/dynexec (the children's mappings are gone).
-CHECKED = ("seq", "rand", "sparse")
+CHECKED = ("seq", "rand", "sparse", "page_fault4")
+# will-it-scale's write cases: write faults never fault around, so every
+# run must count none (page_fault4, the read case, is checked above).
+WRITES = ("page_fault2", "page_fault3")
 # Where there is no Rss, and only fa_mapped > 0 at orders above 0 can be
 # checked: exec and dynexec (the children's mappings are gone), mixed
 # (fa-bench does not measure its two threads' mappings), vmas (each of
@@ -157,8 +160,10 @@ def cross_title(workloads):
     names = ", ".join(w for w in NO_RSS if w in EXECS or w in ran)
     fio = ("; fio: its own faults between a fault per window and "
            "getrusage's count" if ran & set(FIO) else "")
+    writes = ("; page_fault2, page_fault3: no fault-around at all"
+              if ran & set(WRITES) else "")
     return (f"Cross-check of the counters (against Rss; {names}: "
-            f"fa-mapped > 0 at every order above 0{fio})")
+            f"fa-mapped > 0 at every order above 0{fio}{writes})")
 
 
 def base_name(workload):
@@ -167,9 +172,11 @@ def base_name(workload):
 
 
 def no_order(workload):
-    """Where the order makes no difference: anon (no fault-around) and a
-    @huge file (a fault maps its whole PMD-sized folio)."""
-    return base_name(workload) == CONTROL or workload.endswith("@huge")
+    """Where the order makes no difference: anon and the write faults of
+    page_fault2 and 3 (no fault-around) and a @huge file (a fault maps
+    its whole PMD-sized folio)."""
+    return (base_name(workload) in (CONTROL,) + WRITES
+            or workload.endswith("@huge"))
 
 
 def checked(workload):
@@ -181,8 +188,9 @@ def checked(workload):
 
 
 def crosscheck(runs):
-    """Where the counters and the mappings' Rss both apply (seq, rand,
-    sparse, mmap-pread-*), they must agree: at order 0 nothing is counted;
+    """page_fault2 and 3 write: they must count no fault-around.  Where
+    the counters and the mappings' Rss both apply (seq, rand, sparse,
+    mmap-pread-*, page_fault4), they must agree: at order 0 nothing is counted;
     with one thread every fault in the mapping faults around and maps its
     own page, so Rss = fa_calls + fa_mapped (sparse sums Rss over its
     passes, which the counters span too); with more, a thread can fault on
@@ -217,6 +225,15 @@ def crosscheck(runs):
                            f"faults {r['prog_minflt']} + {r['prog_majflt']}, "
                            f"the children's {r['minflt']} + {r['majflt']}, "
                            f"{r['pages']} pages read")
+            continue
+        if base_name(r["workload"]) in WRITES:
+            done.append(r)
+            if calls or fa:
+                bad.append(f"{r['label']} boot {r['boot']} {r['workload']} "
+                           f"{who(r['workload'], r['threads'])} "
+                           f"order={r['order']} rep={r['rep']}: fa_calls "
+                           f"{calls}, fa_mapped {fa}: a write fault faulted "
+                           "around")
             continue
         if not checked(r["workload"]):
             continue

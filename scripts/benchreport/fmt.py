@@ -12,10 +12,10 @@ def para(text, indent="", width=100):
 
 
 def who(workload, n):
-    """mmap-pread's and fio's workers are processes, the others'
-    threads."""
-    word = ("task" if workload.startswith(("mmap-pread", "fio-"))
-            else "thread")
+    """mmap-pread's, fio's and page_fault's workers are processes, the
+    others' threads."""
+    word = ("task" if workload.startswith(("mmap-pread", "fio-",
+                                           "page_fault")) else "thread")
     return f"{n} {word}{'s' if n != 1 else ''}"
 
 

@@ -48,6 +48,13 @@
  *                   share the file's page pairs; for each, map the two
  *                   pages, read the first (a fault), split the mapping
  *                   with mprotect() (a VMA copy) and unmap it (two frees)
+ *   page_fault2, page_fault3, page_fault4
+ *                   will-it-scale's cases as their names describe them,
+ *                   written here: each worker is a process that maps the
+ *                   whole file and touches every page: page_fault2 writes
+ *                   a private mapping (copy on write), page_fault3 writes
+ *                   a shared one, page_fault4 reads a private one.  Write
+ *                   faults never fault around: 2 and 3 are controls
  *   run             a program nobody here wrote (sweep.sh's fio rows),
  *                   started once and waited for, measured as exec is;
  *                   -n gives the pages it reads, for the report's per-page
@@ -134,10 +141,11 @@
 #define PM_PFN		((1ULL << 55) - 1)
 
 enum workload { SEQ, RAND, SPARSE, PREAD_SEQ, PREAD_RAND, ANON, EXEC, DYNEXEC,
-		MIXED, HOTCOLD, HOTSCAN, VMAS, RUN };
+		MIXED, HOTCOLD, HOTSCAN, VMAS, RUN, PF2, PF3, PF4 };
 static const char *const names[] = {
 	"seq", "rand", "sparse", "mmap-pread-seq", "mmap-pread-rand", "anon",
 	"exec", "dynexec", "mixed", "hotcold", "hotscan", "vmas", "run",
+	"page_fault2", "page_fault3", "page_fault4",
 };
 
 static enum workload workload;
@@ -204,6 +212,19 @@ static unsigned int next_rand(unsigned int *s)
 	return *s;
 }
 
+/* Workloads whose workers are processes, each mapping the whole file. */
+static int own_maps(void)
+{
+	return workload == PREAD_SEQ || workload == PREAD_RAND ||
+	       workload == PF2 || workload == PF3 || workload == PF4;
+}
+
+/* The will-it-scale cases that write: no fault-around, nothing read. */
+static int writes_file(void)
+{
+	return workload == PF2 || workload == PF3;
+}
+
 /*
  * mmap() at a page-table boundary: reserve a span more, then map over
  * the aligned part of it and give back the rest.
@@ -229,6 +250,11 @@ static char *map_work(void)
 {
 	char *p;
 
+	if (writes_file())
+		return map_aligned(file_size, PROT_READ | PROT_WRITE,
+				   workload == PF3 ? MAP_SHARED : MAP_PRIVATE, fd);
+	if (workload == PF4)
+		return map_aligned(file_size, PROT_READ, MAP_PRIVATE, fd);
 	if (workload != ANON)
 		return map_aligned(file_size, PROT_READ, MAP_SHARED, fd);
 	p = map_aligned(file_size, PROT_READ | PROT_WRITE,
@@ -332,7 +358,7 @@ static int spawns(void)
 static int counts_reads(void)
 {
 	return workload != ANON && !spawns() && workload != MIXED &&
-	       workload != VMAS;
+	       workload != VMAS && !writes_file();
 }
 
 /*
@@ -641,7 +667,7 @@ static void work(unsigned int id, char *map)
 	size_t i, from, to, ptes = pt_span / page_size;
 	unsigned int s = seed * 7919 + id + 1;	/* never 0 */
 	volatile unsigned long sink = 0;
-	int own = workload == PREAD_SEQ || workload == PREAD_RAND;
+	int own = own_maps();
 	size_t nwork = workload == SPARSE ? file_size / pt_span :
 		       workload == EXEC || workload == DYNEXEC ? starts :
 		       workload == RUN ? 1 :
@@ -668,6 +694,7 @@ static void work(unsigned int id, char *map)
 		switch (workload) {
 		case SEQ:
 		case PREAD_SEQ:
+		case PF4:
 			sink += read_page(map + i * page_size);
 			mk[i] = 1;
 			break;
@@ -698,6 +725,8 @@ static void work(unsigned int id, char *map)
 			mk[i * ptes] = 1;
 			break;
 		case ANON:
+		case PF2:
+		case PF3:
 			map[i * page_size] = 1;
 			break;
 		case EXEC:
@@ -727,7 +756,7 @@ static void work(unsigned int id, char *map)
  */
 static void worker(unsigned int id, char **shared_map)
 {
-	int own = workload == PREAD_SEQ || workload == PREAD_RAND;
+	int own = own_maps();
 	struct rusage a, b;
 	unsigned int pass;
 	char *map = NULL;
@@ -954,7 +983,8 @@ int main(int argc, char **argv, char **envp)
 
 		if (!file)
 			return usage();
-		fd = open(file, O_RDONLY);
+		/* page_fault3 writes the file through its shared mapping. */
+		fd = open(file, workload == PF3 ? O_RDWR : O_RDONLY);
 		if (fd < 0 || fstat(fd, &st))
 			die(file);
 		file_size = st.st_size / page_size * page_size;
@@ -1037,7 +1067,7 @@ int main(int argc, char **argv, char **envp)
 
 	tids = calloc(nworkers, sizeof(*tids));
 	pids = calloc(nworkers, sizeof(*pids));
-	procs = workload == PREAD_SEQ || workload == PREAD_RAND;
+	procs = own_maps();
 	if (procs)
 		signal(SIGCHLD, on_child);
 	t0 = now_ns();

@@ -52,6 +52,11 @@
 # of the pages it read, and the reclaim counts of /proc/vmstat and of the
 # cgroup (fa-bench -E names them).
 #
+# page_fault2, page_fault3 and page_fault4 (will-it-scale's cases, as
+# their names describe them) are processes like mmap-pread's, 1 and N:
+# 2 and 3 write (controls: a write fault never faults around), 4 reads a
+# private mapping.  page_fault3 writes its file, so it runs on tmpfs only.
+#
 # fio-read and fio-randread (-F: fio, the Debian package's) run fio with
 # ioengine=mmap, rw=read or randread, a page per read, one job per task
 # (-T: 1 and N jobs) over the whole file, under fa-bench -w run, which
@@ -92,7 +97,7 @@ fi
 # workers <workload>: its thread or task counts.
 workers() {
 	case $1 in
-	mmap-pread-*|fio-*) echo "$tasks" ;;
+	mmap-pread-*|fio-*|page_fault*) echo "$tasks" ;;
 	hotcold*|hotscan*) echo 1 ;;	# one reader: its fates are one process's
 	*) echo "$threads" ;;
 	esac
@@ -309,6 +314,10 @@ for w in $workloads; do
 	dynexec) [ -n "$dyn" ] && ok=1 || ok="no dynamic program (-x)" ;;
 	*)	if [ "${w%%-*}" = fio ] && [ -z "$fio" ]; then
 			ok="no fio (-F)"
+		elif [ "${w%@*}" = page_fault3 ] && [ "$state" != tmpfs ]; then
+			# Its writes would leave the file dirty, and a cold
+			# run's drop would then keep it.
+			ok="page_fault3 writes its file: tmpfs only"
 		elif d=$(state_dir "$state") 2>/dev/null; then
 			f=$(file_of "$w" "$d")
 			if [ "$f" = "$d/fa-sparse.file" ] && [ $((sparse_mib * 3)) -gt "$mem" ]; then

@@ -111,6 +111,24 @@ class Data(unittest.TestCase):
         self.assertEqual(len(bad), 3)
         self.assertIn("nothing mapped ahead", bad[1])
 
+    def test_crosscheck_writes(self):
+        # page_fault2 and 3 write: any fault-around counted is a bug;
+        # page_fault4 reads and is held against its Rss like mmap-pread
+        def run(w, calls, fa, rss=15360, order=4):
+            return dict(label="p", boot=1, workload=w, threads=1, order=order,
+                        rep=1, fa_calls=calls, fa_mapped=fa, mapped=rss)
+        done, bad = data.crosscheck([run("page_fault2", 0, 0),
+                                     run("page_fault3", 0, 0),
+                                     run("page_fault4", 960, 14400)])
+        self.assertEqual((len(done), bad), (3, []))
+        done, bad = data.crosscheck([run("page_fault3", 1, 15),
+                                     run("page_fault4", 960, 14000)])
+        self.assertEqual(len(bad), 2)
+        self.assertIn("a write fault faulted around", bad[0])
+        self.assertEqual(fmt.who("page_fault4", 2), "2 tasks")
+        self.assertTrue(data.no_order("page_fault2"))
+        self.assertFalse(data.no_order("page_fault4"))
+
     def test_crosscheck_fio(self):
         def run(order, own, children, pages=15360):
             return dict(label="p", boot=1, workload="fio-read", threads=1,
