@@ -255,7 +255,7 @@ sweep() {
 	tr -d '\r' < "$console" > "$out/sweep-$name.log"
 	keep_sizes "$out/sweep-$name.log"
 	tr -d '\r' < "$BUILD/boot/bench-$name.result.log" |
-		grep -E '^(workload,|[a-z@0-9-]+,[0-9]+,)' > "$out/runs-$name.csv"
+		grep -E '^(workload,|[a-z@0-9_-]+,[0-9]+,)' > "$out/runs-$name.csv"
 }
 
 # What perf stat counts in each native run: the whole fa-bench process.

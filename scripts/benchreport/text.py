@@ -6,7 +6,7 @@ from collections import defaultdict
 
 from .data import (CONF, ALPHA, MIN_EFFECT, COST_B, AB_CONF, AB_MARGIN,
                    CONTROL, ADAPTIVE, MOD_SETUPS, ADAPT_BEST, ADAPT_MARGIN,
-                   SPARSE_GOAL, FLAG, PERF_COVERS, base_name)
+                   SPARSE_GOAL, FLAG, PERF_COVERS, base_name, no_order)
 from .compare import Cmp
 from .costmodel import cost_text
 from .fmt import (fit, fmt_fig, fmt_int, fmt_ratio, fmt_short, para,
@@ -921,12 +921,12 @@ class Text:
                     "best = the smallest figure over the thread counts, "
                     "rec = the smallest order near it, '?' = unstable "
                     f"(leaving one {unit} out moves it); - where no order "
-                    "applies (the control) or none was picked.")
+                    "applies (the controls) or none was picked.")
         out.append(f"  {'workload':26}{'best':>5}{'rec':>5} "
                    + "".join(f"{o:>7}" for o in cols))
 
         def picks(rec):
-            if "best" not in rec:
+            if "best" not in rec or no_order(rec["workload"]):
                 return ["-", "-"]
             return [f"{rec[k]}{'?' if rec.get(s) is False else ''}"
                     for k, s in (("best", "best_stable"),
