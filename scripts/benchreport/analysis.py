@@ -89,8 +89,11 @@ class Report:
             k = self.key(w, t, o)
             c = {f: st.median(k, f) for f in
                  ("minflt", "majflt", "fa_mapped", "mapped", "ns", "fixed_ns",
-                  "teardown_ns", "pages", "distinct", "unread",
-                  "prog_minflt")}
+                  "teardown_ns", "pages", "distinct", "unread")}
+            # A program's own count (fio's), minor and major together.
+            c["prog_faults"] = statistics.median(
+                r["prog_minflt"] + r["prog_majflt"]
+                if r["prog_minflt"] >= 0 else -1 for r in st.runs(k))
             # The median of the sums, not the sum of the medians.
             c["faults"] = statistics.median(r["minflt"] + r["majflt"]
                                             for r in st.runs(k))

@@ -174,9 +174,9 @@ class Text:
             row("faults (minor+major)", [fmt_int(get[o]["faults"]) for o in cols])
             if many:
                 row("  %chg faults", chg("faults"))
-        if any(get[o]["prog_minflt"] >= 0 for o in cols):
-            row("  the program's own (minf)", [fmt_int(get[o]["prog_minflt"])
-                                               for o in cols])
+        if any(get[o]["prog_faults"] >= 0 for o in cols):
+            row("  the program's own (minf+majf)", [
+                fmt_int(get[o]["prog_faults"]) for o in cols])
         if all(get[o]["counters"] for o in cols):
             row("fa-mapped pages", [fmt_int(get[o]["fa_mapped"]) for o in cols])
         if any(get[o]["mapped"] for o in cols):

@@ -49,12 +49,14 @@
  *                   pages, read the first (a fault), split the mapping
  *                   with mprotect() (a VMA copy) and unmap it (two frees)
  *   page_fault2, page_fault3, page_fault4
- *                   will-it-scale's cases as their names describe them,
- *                   written here: each worker is a process that maps the
- *                   whole file and touches every page: page_fault2 writes
- *                   a private mapping (copy on write), page_fault3 writes
- *                   a shared one, page_fault4 reads a private one.  Write
- *                   faults never fault around: 2 and 3 are controls
+ *                   after will-it-scale's cases of those names, written
+ *                   here: each worker is a process that maps the whole
+ *                   file (one file for all, where will-it-scale gives each
+ *                   task its own) and touches every page: page_fault2
+ *                   writes a byte of each in a private mapping (copy on
+ *                   write), page_fault3 in a shared one, page_fault4 reads
+ *                   a private one.  Write faults never fault around: 2
+ *                   and 3 are controls
  *   run             a program nobody here wrote (sweep.sh's fio rows),
  *                   started once and waited for, measured as exec is;
  *                   -n gives the pages it reads, for the report's per-page
@@ -85,7 +87,7 @@
  *   <unread> the pages of the measured mappings that were mapped at the
  *   end of a pass but never read in it (/proc/self/pagemap), summed: what
  *   fault-around mapped for nothing (-1 for anon, exec, dynexec, mixed,
- *   vmas).
+ *   vmas, run, page_fault2 and page_fault3).
  * - hotcold and hotscan look each page up in the page table before they
  *   read it.  fa mapped counts mapping events (a page mapped ahead twice
  *   counts twice), and so do the fates: "hits" are reads that found their
@@ -348,13 +350,13 @@ static size_t hot_stride(void)
 	return workload == HOTSCAN ? SCAN_STRIDE : 1;
 }
 
-/* Whether this workload counts the pages it reads (see account()). */
 /* Workloads whose faults are their children's: they start programs. */
 static int spawns(void)
 {
 	return workload == EXEC || workload == DYNEXEC || workload == RUN;
 }
 
+/* Whether this workload counts the pages it reads (see account()). */
 static int counts_reads(void)
 {
 	return workload != ANON && !spawns() && workload != MIXED &&

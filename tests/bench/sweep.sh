@@ -63,7 +63,10 @@
 # measures it as it does exec.  Their rows add fio's own minf and majf,
 # summed over the jobs (prog_minflt, prog_majflt; -1 elsewhere), to be
 # held against fa-bench's count of the children's faults.  @ext4-cold
-# lets fio drop the file first (its invalidate=1); warm states keep it.
+# drops the file before the timed part (fa-bench -c), never fio itself
+# (invalidate=0: its drop would be timed, and once per job).  Not @huge:
+# a PMD-mapped file takes far fewer faults than a window's count.  The
+# figure is all of fio's life, its start-up (its libraries) included.
 #
 # -p runs each fa-bench under perf stat -e <events> (natively: make bench
 # NATIVE=1) and adds a column perf:<event> per event: its count over the
@@ -314,6 +317,11 @@ for w in $workloads; do
 	dynexec) [ -n "$dyn" ] && ok=1 || ok="no dynamic program (-x)" ;;
 	*)	if [ "${w%%-*}" = fio ] && [ -z "$fio" ]; then
 			ok="no fio (-F)"
+		elif [ "${w%%-*}" = fio ] && [ "${w%@*}" != fio-read ] &&
+			[ "${w%@*}" != fio-randread ]; then
+			ok="the fio rows are fio-read and fio-randread"
+		elif [ "${w%%-*}" = fio ] && [ "$state" = huge ]; then
+			ok="fio's cross-check counts PTE faults: not @huge"
 		elif [ "${w%@*}" = page_fault3 ] && [ "$state" != tmpfs ]; then
 			# Its writes would leave the file dirty, and a cold
 			# run's drop would then keep it.
@@ -380,16 +388,21 @@ in_cgroup() { sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$cg" "$@"; }
 # run, then fio's own minor and major faults summed over its jobs (its
 # JSON's per-job minf and majf).
 fio_run() {
-	local rw=${1%@*} json=$dir/fa-fio.json line
+	local rw=${1%@*} json=$dir/fa-fio.json line cold= own
 	rw=${rw#fio-}
-	# shellcheck disable=SC2086 # $wrap is words or empty
-	line=$($wrap $bench -w run -n $(( (mib << 20) / page * $2 )) -- "$fio" \
-		--name=fa --filename="$3" --ioengine=mmap --rw="$rw" --bs="$page" \
-		--numjobs="$2" --size="${mib}M" \
-		--invalidate=$([ "$4" = ext4-cold ] && echo 1 || echo 0) \
+	[ "$4" != ext4-cold ] || cold="-c -f $3"
+	rm -f "$json"
+	# shellcheck disable=SC2086 # $wrap and $cold are words or empty
+	line=$($wrap $bench -w run -n $(( (mib << 20) / page * $2 )) $cold -- \
+		"$fio" --name=fa --filename="$3" --ioengine=mmap --rw="$rw" \
+		--bs="$page" --numjobs="$2" --size="${mib}M" --invalidate=0 \
 		--output-format=json --output="$json") || return
-	echo "$line $(awk -F'[:,]' '/"minf"/ { m += $2 } /"majf"/ { j += $2 }
-		END { print m + 0, j + 0 }' "$json")"
+	# One minf and one majf per job, or the JSON is not fio's.
+	own=$(awk -F'[:,]' -v jobs="$2" '/"minf"/ { m += $2; n++ }
+		/"majf"/ { j += $2 }
+		END { if (n != jobs) exit 1; print m + 0, j + 0 }' "$json") ||
+		return
+	echo "$line $own"
 }
 # run1 <setup> <workload> <workers> <order> <rep>: one CSV line.
 run1() {

@@ -140,9 +140,10 @@ class Data(unittest.TestCase):
         done, bad = data.crosscheck([run(4, 975, 4000), run(0, 15370, 18500)])
         self.assertEqual((len(done), bad), (2, []))
         done, bad = data.crosscheck([run(4, 500, 4000),	# under a window each
+                                     run(4, 3900, 4000),	# not faulting around
                                      run(4, 4100, 4000),	# over fio's all
                                      run(4, -1, 4000)])	# no count
-        self.assertEqual(len(bad), 3)
+        self.assertEqual(len(bad), 4)
         self.assertIn("fio's own faults 500", bad[0])
 
 
