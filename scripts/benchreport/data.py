@@ -22,7 +22,7 @@ AB_MARGIN = 0.01
 CONTROL = "anon"	# no order touches anonymous faults
 # Where the counters and the mapping's Rss both apply: not anon (no
 # fault-around) and not exec/dynexec (the children's mappings are gone).
-CHECKED = ("seq", "rand", "sparse", "page_fault4")
+CHECKED = ("seq", "rand", "sparse", "page_fault4", "mmap-xread-seq-mt")
 # will-it-scale's write cases: write faults never fault around, so every
 # run must count none (page_fault4, the read case, is checked above).
 WRITES = ("page_fault2", "page_fault3")

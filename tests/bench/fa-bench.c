@@ -48,6 +48,9 @@
  *                   share the file's page pairs; for each, map the two
  *                   pages, read the first (a fault), split the mapping
  *                   with mprotect() (a VMA copy) and unmap it (two frees)
+ *   mmap-xread-seq-mt
+ *                   vm-scalability's case: threads share one mapping of
+ *                   the file, and each reads all of it in order
  *   page_fault2, page_fault3, page_fault4
  *                   after will-it-scale's cases of those names, written
  *                   here: each worker is a process that maps the whole
@@ -143,11 +146,11 @@
 #define PM_PFN		((1ULL << 55) - 1)
 
 enum workload { SEQ, RAND, SPARSE, PREAD_SEQ, PREAD_RAND, ANON, EXEC, DYNEXEC,
-		MIXED, HOTCOLD, HOTSCAN, VMAS, RUN, PF2, PF3, PF4 };
+		MIXED, HOTCOLD, HOTSCAN, VMAS, RUN, PF2, PF3, PF4, XREAD };
 static const char *const names[] = {
 	"seq", "rand", "sparse", "mmap-pread-seq", "mmap-pread-rand", "anon",
 	"exec", "dynexec", "mixed", "hotcold", "hotscan", "vmas", "run",
-	"page_fault2", "page_fault3", "page_fault4",
+	"page_fault2", "page_fault3", "page_fault4", "mmap-xread-seq-mt",
 };
 
 static enum workload workload;
@@ -669,7 +672,8 @@ static void work(unsigned int id, char *map)
 	size_t i, from, to, ptes = pt_span / page_size;
 	unsigned int s = seed * 7919 + id + 1;	/* never 0 */
 	volatile unsigned long sink = 0;
-	int own = own_maps();
+	/* Every page for each worker, in a mapping of its own or not. */
+	int own = own_maps() || workload == XREAD;
 	size_t nwork = workload == SPARSE ? file_size / pt_span :
 		       workload == EXEC || workload == DYNEXEC ? starts :
 		       workload == RUN ? 1 :
@@ -697,6 +701,7 @@ static void work(unsigned int id, char *map)
 		case SEQ:
 		case PREAD_SEQ:
 		case PF4:
+		case XREAD:
 			sink += read_page(map + i * page_size);
 			mk[i] = 1;
 			break;
@@ -1157,7 +1162,8 @@ int main(int argc, char **argv, char **envp)
 		}
 		pages = passes * (workload == SPARSE ? file_size / pt_span :
 				  workload == VMAS ? npages / 2 :
-				  procs ? nworkers * npages : npages);
+				  procs || workload == XREAD ?
+				  nworkers * npages : npages);
 		if (workload == MIXED) {
 			pages = npages + passes2 * (file2_size / pt_span);
 			mapped = 0;

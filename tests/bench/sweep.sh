@@ -14,9 +14,11 @@
 # -o all (the default) is every order the kernel accepts, 0 to a page
 # table.  By default the file is 1/16 of the memory (a multiple of 2 MiB);
 # sparse's is one page table where that is more (64KiB pages: 512 MiB).
-# -t are the thread counts of the thread workloads (1), -T the process
-# counts of mmap-pread-* (by default the powers of two below the number
-# of CPUs, and that number: 1 task and N, as vm-scalability runs them).
+# -t are the thread counts of the thread workloads (1), -T the worker
+# counts of those that run per CPU: mmap-pread-*'s processes,
+# mmap-xread-seq-mt's threads, fio's jobs and page_fault*'s processes (by
+# default the powers of two below the number of CPUs, and that number: 1
+# and N, as vm-scalability runs them).
 #
 # A workload (fa-bench -w) reads a file in the page-cache state after its
 # "@": @tmpfs (the default: warm, all of it in the page cache), @huge
@@ -100,7 +102,7 @@ fi
 # workers <workload>: its thread or task counts.
 workers() {
 	case $1 in
-	mmap-pread-*|fio-*|page_fault*) echo "$tasks" ;;
+	mmap-pread-*|mmap-xread-*|fio-*|page_fault*) echo "$tasks" ;;
 	hotcold*|hotscan*) echo 1 ;;	# one reader: its fates are one process's
 	*) echo "$threads" ;;
 	esac
