@@ -79,7 +79,8 @@ ratio to the baseline order at each order, and its best and recommended
 order), and its summary's lines fit in 100 columns.  Prints the report
 on stdout and writes DIR/results.csv, DIR/results.json,
 DIR/overview.png (the overview as a heatmap), DIR/strips.png (every
-run, coloured by boot), DIR/<workload>.png and, for an A/B, DIR/ab.png.
+run, coloured by boot), DIR/residuals.png (the cost model's residuals),
+DIR/<workload>.png and, for an A/B, DIR/ab.png.
 Exits 1 if the counters disagree with Rss, or exec, dynexec or mixed
 mapped nothing ahead at an order above 0.
 """
@@ -126,7 +127,8 @@ def main():
     out = txt.report(n)
     os.makedirs(args.out, exist_ok=True)
     plots = Plots(rep)
-    pngs = [plots.heatmap(n["tables"], args.out), plots.strips(args.out)]
+    pngs = [plots.heatmap(n["tables"], args.out), plots.strips(args.out),
+            plots.residuals(n["fits"], n["pooled"], args.out)]
     pngs += [plots.plot(w, n["tables"], args.out) for w in rep.workloads]
     if n["abl"]:
         pngs.append(plots.plot_ab(n["abl"], args.out))

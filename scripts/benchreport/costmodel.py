@@ -83,6 +83,11 @@ def cost_model(st, label, rows, what):
     ys = max(float(np.abs(y).max()), 1.0)
     xn, yn = x / xs, y / ys
     point = np.linalg.lstsq(xn, yn, rcond=None)[0] * ys / xs
+    # Each run's residual, as a share of its fitted figure, for the plot
+    # (not in results.json: a number per run).
+    fit = x @ point
+    res["_resid"] = [(r["workload"], r["order"], float((yv - fv) / fv))
+                     for r, yv, fv in zip(rows, y, fit) if fv]
 
     # The bootstrap: how often each resample draws each run.  The runs in
     # blocks of one boot and stratum (workload, order), as medians() does.

@@ -260,6 +260,49 @@ set xrange [{orders[0] - 0.6}:{orders[-1] + 0.6}]
 """
         return self.gnuplot(gp, png)
 
+    def residuals(self, fits, pooled, outdir):
+        """residuals.png: each run's residual from the cost model (its
+        figure less the fit, as a % of the fit) against the order, a
+        panel per pooled fit (else per workload fit), a colour per
+        workload: a shape left in them is what the model misses."""
+        shown = [f for f in pooled if f.get("_resid")] or \
+            [f for f in fits if f.get("_resid")]
+        if not shown:
+            return None
+        dat = os.path.join(outdir, "residuals.dat")
+        panels = []
+        with open(dat, "w") as f:
+            for i, fit in enumerate(shown):
+                wls = list(dict.fromkeys(w for w, _, _ in fit["_resid"]))
+                for j, w in enumerate(wls):
+                    for ww, o, r in fit["_resid"]:
+                        if ww == w:
+                            x = o + (j - (len(wls) - 1) / 2) * 0.6 / len(wls)
+                            f.write(f"{x} {100 * r}\n")
+                    f.write("\n\n")
+                first = sum(len(dict.fromkeys(w for w, _, _ in g["_resid"]))
+                            for g in shown[:i])
+                panels.append(
+                    f"set title '{fit['what'].strip()}' noenhanced\n"
+                    "plot " + ", ".join(
+                        f"'{dat}' index {first + j} using 1:2 with points "
+                        f"pt 7 ps 0.6 title '{w}'" for j, w in enumerate(wls))
+                    + ", 0 with lines lc 'black' notitle\n")
+        png = os.path.join(outdir, "residuals.png")
+        orders = self.r.orders
+        gp = f"""
+set terminal png size {max(700, 520 * len(shown))},480
+set output '{png}'
+set multiplot layout 1,{len(shown)} title "the cost model's residuals: each run's figure less its fit, % of the fit" noenhanced
+set xlabel 'order'
+set ylabel 'residual, % of the fit'
+set xtics 1
+set xrange [{orders[0] - 0.6}:{orders[-1] + 0.6}]
+set key below noenhanced
+{''.join(panels)}unset multiplot
+"""
+        return self.gnuplot(gp, png)
+
     @staticmethod
     def gnuplot(script, png):
         try:

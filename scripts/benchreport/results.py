@@ -74,7 +74,8 @@ def machine_summary(rep, perf, recs, fits, pooled, ctl, done, bad, mods,
         out["recommendation"][rec["workload"]] = r
     for res in fits + pooled:
         out["cost_model"].append({k: (list(v) if isinstance(v, tuple) else v)
-                                  for k, v in res.items() if k != "what"}
+                                  for k, v in res.items()
+                                  if k not in ("what", "_resid")}
                                  | {"unit": rep.u["raw"]})
     if ctl is not None:
         out["control"] = {"workload": CONTROL, "holds": ctl.get("holds"),

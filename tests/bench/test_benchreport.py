@@ -202,6 +202,10 @@ class CostModel(unittest.TestCase):
             self.assertLessEqual(lo, true, name)
             self.assertGreaterEqual(hi, true, name)
             self.assertLess(hi - lo, 0.1 * true, name)
+        # a residual per run, centred on the fit (least squares)
+        resid = [r for _, _, r in pooled["_resid"]]
+        self.assertEqual(len(resid), pooled["runs"])
+        self.assertLess(abs(sum(resid) / len(resid)), 0.005)
         seq = next(f for f in n["fits"] if f["workload"] == "seq")
         self.assertIn("not separable", seq["note"])	# fa = P - minflt
         text = costmodel.cost_text(pooled, rep.u)
@@ -370,6 +374,7 @@ class Results(unittest.TestCase):
         self.assertEqual(len(doc["runs"]), len(rows))
         self.assertEqual(doc["report"], out)
         self.assertEqual(doc["units"]["figure"], "guest instructions")
+        self.assertNotIn("_resid", json.dumps(doc["summary"]))	# per run
         self.assertEqual(doc["summary"]["recommendation"]["sparse"]["best"], 0)
 
     def test_json_has_no_nan(self):
