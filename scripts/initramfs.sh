@@ -89,8 +89,13 @@ fi
 # (/usr/<triplet>/lib), in the guest's /lib, where its ld.so looks.
 # shellcheck disable=SC2086 # LAB_CFLAGS is words
 $cc $LAB_CFLAGS -o "$out/fa-bench-dyn" "$TOP/tests/bench/fa-bench.c"
+# host_libs <program>: "<guest path> <host path>" of each library it
+# loads, and of its ld.so, where the host has them.
+host_libs() {
+	ldd "$1" | awk '$2 == "=>" && $3 ~ /^\// { print $3, $3 } $1 ~ /^\// { print $1, $1 }'
+}
 if [ -z "$cross" ]; then
-	libs=$(ldd "$out/fa-bench-dyn" | awk '$2 == "=>" && $3 ~ /^\// { print $3, $3 } $1 ~ /^\// { print $1, $1 }')
+	libs=$(host_libs "$out/fa-bench-dyn")
 else
 	sysroot=/usr/${cross%-}/lib
 	libs=$(readelf -l "$out/fa-bench-dyn" | sed -n 's/.*program interpreter: \(.*\)]$/\1/p' |
@@ -103,9 +108,7 @@ fio=
 if [ "${BENCH_FIO:-0}" = 1 ]; then
 	[ -z "$cross" ] || die "BENCH_FIO=1: fio for the x86_64 guest only"
 	fio=$(command -v fio) || die "no fio (scripts/deps.sh installs it)"
-	libs=$(printf '%s\n' "$libs" "$(ldd "$fio" |
-		awk '$2 == "=>" && $3 ~ /^\// { print $3, $3 } $1 ~ /^\// { print $1, $1 }')" |
-		sort -u)
+	libs=$(printf '%s\n' "$libs" "$(host_libs "$fio")" | sort -u)
 fi
 # The @ext4 workloads' file system: room for the default file (1/16 of
 # the guest's 1 GiB) and more.

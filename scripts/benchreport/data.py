@@ -187,6 +187,13 @@ def checked(workload):
     return state != "huge" and (name in CHECKED or name.startswith("mmap-pread"))
 
 
+def run_name(r):
+    """A run, as the cross-check names the ones that disagree."""
+    return (f"{r['label']} boot {r['boot']} {r['workload']} "
+            f"{who(r['workload'], r['threads'])} order={r['order']} "
+            f"rep={r['rep']}")
+
+
 def crosscheck(runs):
     """page_fault2 and 3 write: they must count no fault-around.  Where
     the counters and the mappings' Rss both apply (seq, rand, sparse,
@@ -214,14 +221,10 @@ def crosscheck(runs):
         if base_name(r["workload"]) in NO_RSS:
             done.append(r)
             if r["order"] > 0 and fa <= 0:
-                bad.append(f"{r['label']} boot {r['boot']} {r['workload']} "
-                           f"{who(r['workload'], r['threads'])} "
-                           f"order={r['order']} rep={r['rep']}: fa_mapped "
-                           f"{fa} (fa_calls {calls}): nothing mapped ahead")
+                bad.append(f"{run_name(r)}: fa_mapped {fa} (fa_calls "
+                           f"{calls}): nothing mapped ahead")
             if base_name(r["workload"]) in FIO and not fio_agrees(r):
-                bad.append(f"{r['label']} boot {r['boot']} {r['workload']} "
-                           f"{who(r['workload'], r['threads'])} "
-                           f"order={r['order']} rep={r['rep']}: fio's own "
+                bad.append(f"{run_name(r)}: fio's own "
                            f"faults {r['prog_minflt']} + {r['prog_majflt']}, "
                            f"the children's {r['minflt']} + {r['majflt']}, "
                            f"{r['pages']} pages read")
@@ -229,9 +232,7 @@ def crosscheck(runs):
         if base_name(r["workload"]) in WRITES:
             done.append(r)
             if calls or fa:
-                bad.append(f"{r['label']} boot {r['boot']} {r['workload']} "
-                           f"{who(r['workload'], r['threads'])} "
-                           f"order={r['order']} rep={r['rep']}: fa_calls "
+                bad.append(f"{run_name(r)}: fa_calls "
                            f"{calls}, fa_mapped {fa}: a write fault faulted "
                            "around")
             continue
@@ -245,9 +246,8 @@ def crosscheck(runs):
         else:
             ok = fa <= rss <= calls + fa
         if not ok:
-            bad.append(f"{r['label']} boot {r['boot']} {r['workload']} "
-                       f"{who(r['workload'], r['threads'])} order={r['order']} "
-                       f"rep={r['rep']}: Rss {rss}, fa_calls {calls}, fa_mapped {fa}")
+            bad.append(f"{run_name(r)}: Rss {rss}, fa_calls {calls}, "
+                       f"fa_mapped {fa}")
     return done, bad
 
 

@@ -135,6 +135,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../boot/span.h"
 #include "../boot/vmstat.h"
 
 #define MAX_WORKERS	256
@@ -230,24 +231,13 @@ static int writes_file(void)
 	return workload == PF2 || workload == PF3;
 }
 
-/*
- * mmap() at a page-table boundary: reserve a span more, then map over
- * the aligned part of it and give back the rest.
- */
+/* mmap() at a page-table boundary (span.h), or die. */
 static char *map_aligned(size_t len, int prot, int flags, int file)
 {
-	char *res, *p;
+	char *p = map_at_span(len, pt_span, prot, flags, file);
 
-	res = mmap(NULL, len + pt_span, PROT_NONE,
-		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (res == MAP_FAILED)
-		die("mmap reserve");
-	p = (char *)(((unsigned long)res + pt_span - 1) & ~(pt_span - 1));
-	if (mmap(p, len, prot, flags | MAP_FIXED, file, 0) == MAP_FAILED)
+	if (!p)
 		die("mmap");
-	if (p > res)
-		munmap(res, p - res);
-	munmap(p + len, res + pt_span - p);
 	return p;
 }
 

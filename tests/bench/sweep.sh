@@ -317,17 +317,21 @@ for w in $workloads; do
 			ok=1
 		fi ;;
 	dynexec) [ -n "$dyn" ] && ok=1 || ok="no dynamic program (-x)" ;;
-	*)	if [ "${w%%-*}" = fio ] && [ -z "$fio" ]; then
-			ok="no fio (-F)"
-		elif [ "${w%%-*}" = fio ] && [ "${w%@*}" != fio-read ] &&
-			[ "${w%@*}" != fio-randread ]; then
-			ok="the fio rows are fio-read and fio-randread"
-		elif [ "${w%%-*}" = fio ] && [ "$state" = huge ]; then
-			ok="fio's cross-check counts PTE faults: not @huge"
-		elif [ "${w%@*}" = page_fault3 ] && [ "$state" != tmpfs ]; then
-			# Its writes would leave the file dirty, and a cold
-			# run's drop would then keep it.
-			ok="page_fault3 writes its file: tmpfs only"
+	*)	# What a missing program or the state rules out, if anything.
+		case ${w%@*}:$state:${fio:+fio} in
+		fio-*:*:) why="no fio (-F)" ;;
+		fio-read:huge:*|fio-randread:huge:*)
+			why="fio's cross-check counts PTE faults: not @huge" ;;
+		fio-read:*|fio-randread:*) why= ;;
+		fio-*)	why="the fio rows are fio-read and fio-randread" ;;
+		# Its writes would leave the file dirty, and a cold run's drop
+		# would then keep it.
+		page_fault3:tmpfs:*) why= ;;
+		page_fault3:*)	why="page_fault3 writes its file: tmpfs only" ;;
+		*)	why= ;;
+		esac
+		if [ -n "$why" ]; then
+			ok=$why
 		elif d=$(state_dir "$state") 2>/dev/null; then
 			f=$(file_of "$w" "$d")
 			if [ "$f" = "$d/fa-sparse.file" ] && [ $((sparse_mib * 3)) -gt "$mem" ]; then

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
+#include "span.h"
+
 #define ORDER_FILE	"/sys/kernel/debug/fault_around_order"
 #define PMD_SPAN	(2UL << 20)
 
@@ -50,25 +52,7 @@ static void result(bool ok, const char *name, const char *fmt, ...)
  */
 static char *map_aligned(int fd, size_t len)
 {
-	char *p = mmap(NULL, len + PMD_SPAN, PROT_NONE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	char *a;
-
-	if (p == MAP_FAILED)
-		return NULL;
-	a = (char *)(((unsigned long)p + PMD_SPAN - 1) & ~(PMD_SPAN - 1));
-	/*
-	 * Give back the slack on both sides, so that munmap(a, len) frees
-	 * it all: a 32-bit stress loop runs out of address space otherwise.
-	 */
-	if (a > p)
-		munmap(p, a - p);
-	munmap(a + len, p + PMD_SPAN - a);
-	if (mmap(a, len, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED) {
-		munmap(a, len);
-		return NULL;
-	}
-	return a;
+	return map_at_span(len, PMD_SPAN, PROT_READ, MAP_SHARED, fd);
 }
 
 /* An order given on the command line: a whole decimal number below 64. */
