@@ -8,8 +8,13 @@
 #   ORDERS=all (0 to a page table) or a list; REPS=3 (per boot); BOOTS=3
 #   WORKLOADS="seq rand sparse mmap-pread-seq ..." (see WORKLOADS below;
 #          name@state picks a page-cache state, see sweep.sh)
-#          fio-read and fio-randread are not in the default: naming one
-#          puts fio in the guest (x86_64), see sweep.sh
+#          WORKLOADS=public: the programs and cases nobody here wrote
+#          (fio, a build with gcc, vm-scalability, will-it-scale), with
+#          TASKS="1 2 4" unless set.
+#          fio-read, fio-randread and start-fio are not in the default:
+#          naming one puts fio in the guest (x86_64); nor are build and
+#          rebuild, which put scripts/toolchain.sh's image there (x86_64
+#          guests only); see sweep.sh
 #   THREADS=1 (thread workloads), TASKS="1 2" (mmap-pread-*, fio-*), MIB=60 (by
 #          default sweep.sh picks TASKS and MIB: 1 and the guest's CPUs,
 #          1/16 of its memory; the report says which)
@@ -161,11 +166,22 @@ BOOTS=${BOOTS:-3}
 THREADS=${THREADS:-1}
 TASKS=${TASKS:-auto}
 MIB=${MIB:-auto}
+# WORKLOADS=public: the programs and cases nobody here wrote, with 1, 2
+# (the guest's vCPUs) and 4 tasks where they run per CPU.
+WORKLOADS_PUBLIC="fio-read fio-randread start-fio build rebuild
+mmap-pread-seq@ext4-sparse mmap-pread-rand@ext4-sparse mmap-xread-seq-mt
+page_fault2 page_fault3 page_fault4"
+if [ "${WORKLOADS:-}" = public ]; then
+	WORKLOADS=$WORKLOADS_PUBLIC
+	[ "$TASKS" != auto ] || TASKS="1 2 4"
+fi
 WORKLOADS=$(echo ${WORKLOADS:-$WORKLOADS_ALL})
-# The fio rows (sweep.sh -F): the guest's initramfs carries fio only for
-# them; natively, the host's fio.
-fio_rows=0 fio_path=
-case " $WORKLOADS " in *" fio-"*) fio_rows=1 fio_path=$(command -v fio || true) ;; esac
+# The fio rows (sweep.sh -F) and the build rows (-B): the guest's
+# initramfs carries fio, or the toolchain image, only for them; natively,
+# the host's fio, and no build rows.
+fio_rows=0 fio_path= build_rows=0
+case " $WORKLOADS " in *" fio-"*|*" start-fio "*) fio_rows=1 fio_path=$(command -v fio || true) ;; esac
+case " $WORKLOADS " in *" build "*|*" rebuild "*) build_rows=1 ;; esac
 CLOCK=${CLOCK:-icount}
 MODCOST=${MODCOST:-0}
 limit=
@@ -229,7 +245,8 @@ sweep() {
 	[ "$modcost$POLICY" = 0off ] || "$TOP/scripts/module.sh" "$variant" >&2
 	# One initramfs per kernel for the whole bench, not one per boot.
 	[ -n "${initrds[$variant]:-}" ] ||
-		initrds[$variant]=$(BENCH_FIO=$fio_rows "$TOP/scripts/initramfs.sh" "$variant" bench | tail -n1)
+		initrds[$variant]=$(BENCH_FIO=$fio_rows BENCH_BUILD=$build_rows \
+			"$TOP/scripts/initramfs.sh" "$variant" bench | tail -n1)
 	initrd=${initrds[$variant]}
 	console=$BUILD/boot/bench-$name.console.log
 	rm -f "$console"

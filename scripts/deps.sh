@@ -15,7 +15,7 @@ pkgs=(
 	python3 python3-ply python3-git git ccache sparse coccinelle ocaml-nox
 	gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu gcc-powerpc64le-linux-gnu
 	libc6-dev-arm64-cross libc6-dev-ppc64el-cross libc6-dev-armhf-cross
-	qemu-system-x86 qemu-system-arm qemu-system-ppc busybox-static git-email libmailtools-perl python3-scipy gnuplot-nox fio
+	qemu-system-x86 qemu-system-arm qemu-system-ppc busybox-static git-email libmailtools-perl python3-scipy gnuplot-nox fio strace
 )
 
 arch=

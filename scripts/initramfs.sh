@@ -11,7 +11,8 @@
 # needs: fa-bench linked dynamically with its ld.so and libc, an ext4
 # image of BENCH_IMAGE_MIB (default 128) MiB, and with BENCH_FIO=1 (make
 # bench's fio rows; an x86_64 guest only) Debian's fio and its libraries,
-# some 85 MB that the other workloads' guests need not hold.
+# some 85 MB that the other workloads' guests need not hold, and with
+# BENCH_BUILD=1 (the build rows; x86_64) scripts/toolchain.sh's image.
 . "$(dirname "$0")/lib.sh"
 
 variant=${1:?usage: initramfs.sh <kernel.sh variant> [bench]}
@@ -113,10 +114,16 @@ fi
 # The @ext4 workloads' file system: room for the default file (1/16 of
 # the guest's 1 GiB) and more.
 bench_ext4_image "$out/ext4.img" "${BENCH_IMAGE_MIB:-128}"
+rm -f "$out/toolchain.img"
+if [ "${BENCH_BUILD:-0}" = 1 ]; then
+	[ -z "$cross" ] || die "BENCH_BUILD=1: the build rows are the x86_64 guest's"
+	"$TOP/scripts/toolchain.sh" "$variant" "$out/toolchain.img"
+fi
 {
 	echo "file /bin/fa-bench-dyn $out/fa-bench-dyn 0755 0 0"
 	echo "file /ext4.img $out/ext4.img 0644 0 0"
 	[ -z "$fio" ] || echo "file /bin/fio $fio 0755 0 0"
+	[ ! -f "$out/toolchain.img" ] || echo "file /toolchain.img $out/toolchain.img 0644 0 0"
 	while read -r lib host; do
 		[ -f "$host" ] || die "no $host for the guest's $lib"
 		d=$(dirname "$lib")

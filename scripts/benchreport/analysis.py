@@ -10,7 +10,7 @@ import numpy as np
 import benchstats as bs
 
 from .data import (CONF, ALPHA, MIN_EFFECT, DEFAULT_ORDER, AB_CONF, AB_MARGIN,
-                   CONTROL, EXECS, ADAPTIVE, MOD_SETUPS, ADAPT_BEST,
+                   CONTROL, EXECS, BUILDS, ADAPTIVE, MOD_SETUPS, ADAPT_BEST,
                    ADAPT_MARGIN, SPARSE_GOAL, FLAG, PERF, PERF_CLOCKS,
                    cross_title, base_name, no_order, checked, per_page,
                    perf_status, crosscheck)
@@ -64,7 +64,8 @@ class Report:
     @staticmethod
     def touched(w):
         """What a workload's pages column counts."""
-        return "program starts" if w in EXECS else "pages touched"
+        return ("program starts" if w in EXECS else
+                "programs linked" if w in BUILDS else "pages touched")
 
     def ab_cells(self):
         """(workload, threads, order) that both kernels ran."""

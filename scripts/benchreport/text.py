@@ -6,7 +6,7 @@ from collections import defaultdict
 
 from .data import (CONF, ALPHA, MIN_EFFECT, COST_B, AB_CONF, AB_MARGIN,
                    CONTROL, ADAPTIVE, MOD_SETUPS, ADAPT_BEST, ADAPT_MARGIN,
-                   SPARSE_GOAL, FLAG, PERF_COVERS, base_name, no_order)
+                   SPARSE_GOAL, FLAG, PERF_COVERS, FIO, base_name, no_order)
 from .compare import Cmp
 from .costmodel import cost_text
 from .fmt import (fit, fmt_fig, fmt_int, fmt_ratio, fmt_short, para,
@@ -104,7 +104,22 @@ class Text:
             "(where counted) = the distinct pages the work read, summed "
             "over its passes; unread = pages of the measured mappings "
             "mapped at the end of a pass but never read, summed over the "
-            "passes.")
+            "passes; fio's figure is its own I/O time, summed over its "
+            "jobs (its JSON's lat_ns, mean x N), and its fixed row the "
+            "whole of its life.")
+        if any(t > 1 for ts in self.r.threads.values() for t in ts):
+            out += para(
+                "Rows of N threads or tasks: "
+                + ("under -icount the vCPUs run in turn, so their figure is "
+                   "the N workers' instructions summed, not parallel time, "
+                   "and shows no contention (atomics count as instructions, "
+                   "cache-line transfers not at all); make bench NATIVE=1 on "
+                   "hardware measures that."
+                   if self.r.u["field"] == "icount_insn" else
+                   "the workers run at once on the machine's CPUs (the "
+                   "guest's vCPUs), their figure the time from the first "
+                   "start to the last finish (fio's: its jobs' I/O times "
+                   "summed)."), "  ")
         if self.r.policy_from:
             starts = ", ".join(map(str, sorted(set(self.r.policy_from.values()))))
             out += para(
@@ -199,10 +214,13 @@ class Text:
                 f"{get[o]['ratio'].chg():+.2f}% {get[o]['ratio'].mark()}"
                 for o in cols])
         if any(get[o]["teardown_ns"] for o in cols):
-            row(f"  incl. teardown {u['unit']}", [fmt_fig(get[o]["teardown_ns"] * sc)
-                                         for o in cols])
+            row(f"  of which teardown {u['unit']}", [
+                fmt_fig(get[o]["teardown_ns"] * sc) for o in cols])
+        # fio's figure is its own I/O time; its whole life is not in it.
+        fixed = ("whole fio" if base_name(tb["workload"]) in FIO
+                 else "fixed")
         if any(get[o]["fixed_ns"] for o in cols):
-            row(f"fixed {u['unit']} (excluded)", [
+            row(f"{fixed} {u['unit']} (excluded)", [
                 fmt_fig(get[o]["fixed_ns"] * sc) for o in cols])
         out.append("")
 

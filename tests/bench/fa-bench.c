@@ -6,7 +6,7 @@
  *   fa-bench -C -f file -m MiB     create the file, all of it in the page cache
  *   fa-bench -w workload -f file [-c] [-t workers] [-s seed] [-P ptes]
  *            [-p passes] [-n starts] [-x program] [-g file] [-G cgroup]
- *   fa-bench -w run -n pages [-c -f file] -- program [argument...]
+ *   fa-bench -w run -n pages [-p starts] [-c -f file] -- program [argument...]
  *   fa-bench -H n [-d dir]
  *   fa-bench -R -f file [-P ptes]  one fault: pages mapped, pages young
  *   fa-bench -E                    the names of hotcold's second line
@@ -60,10 +60,13 @@
  *                   write), page_fault3 in a shared one, page_fault4 reads
  *                   a private one.  Write faults never fault around: 2
  *                   and 3 are controls
- *   run             a program nobody here wrote (sweep.sh's fio rows),
- *                   started once and waited for, measured as exec is;
- *                   -n gives the pages it reads, for the report's per-page
- *                   figures, and -c -f drops that file from the cache
+ *   run             a program nobody here wrote (sweep.sh's fio, build
+ *                   and start-up rows), started -p times (once), each
+ *                   waited for, measured as exec is, its stdout to
+ *                   /dev/null (the line below is ours); -n gives the
+ *                   pages it reads (or its starts), for the report's
+ *                   per-page figures, and -c -f drops that file from the
+ *                   cache
  *
  * -c starts cold: the file's pages are dropped from the page cache first
  * (POSIX_FADV_DONTNEED, on a clean file), so that its faults are major
@@ -603,14 +606,26 @@ static void read_events(long long *v)
 	}
 }
 
-static void spawn_starts(size_t n, char **argv)
+/* @n starts of @argv in turn; @quiet: its stdout to /dev/null. */
+static void spawn_starts(size_t n, char **argv, int quiet)
 {
+	posix_spawn_file_actions_t fa;
 	size_t i;
+	int err;
 
+	err = posix_spawn_file_actions_init(&fa);
+	if (!err && quiet)
+		err = posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO,
+						       "/dev/null", O_WRONLY, 0);
+	if (err) {
+		errno = err;
+		die("posix_spawn_file_actions");
+	}
 	for (i = 0; i < n; i++) {
 		pid_t pid;
-		int status, err = posix_spawn(&pid, argv[0], NULL, NULL, argv,
-					      environment);
+		int status;
+
+		err = posix_spawn(&pid, argv[0], &fa, NULL, argv, environment);
 
 		if (err) {
 			errno = err;
@@ -730,11 +745,11 @@ static void work(unsigned int id, char *map)
 		case DYNEXEC: {
 			char *argv[] = { (char *)program, "-w", "noop", NULL };
 
-			spawn_starts(to - from, argv);
+			spawn_starts(to - from, argv, 0);
 			return;
 		}
 		case RUN:
-			spawn_starts(1, run_argv);
+			spawn_starts(1, run_argv, 1);
 			return;
 		case VMAS:
 			sink += small_vma(2 * i);
@@ -880,7 +895,7 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: fa-bench -C -f file -m MiB\n"
 		"       fa-bench -w workload -f file [-c] [-t workers] [-s seed] [-P ptes] [-p passes] [-n starts] [-x program] [-g file]\n"
-		"       fa-bench -w run -n pages [-c -f file] -- program [argument...]\n"
+		"       fa-bench -w run -n pages [-p starts] [-c -f file] -- program [argument...]\n"
 		"       fa-bench -H mappings [-d dir]\n");
 	return 2;
 }

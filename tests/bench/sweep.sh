@@ -10,6 +10,7 @@
 #            [-m MiB] [-b fa-bench] [-x dynamic program] [-e ext4 image]
 #            [-d tmpdir] [-k mod_faultaround.ko] [-a mod_faultaround.ko]
 #            [-p task-clock,page-faults,...] [-M MiB|auto] [-F fio]
+#            [-B toolchain image]
 #
 # -o all (the default) is every order the kernel accepts, 0 to a page
 # table.  By default the file is 1/16 of the memory (a multiple of 2 MiB);
@@ -24,8 +25,12 @@
 # "@": @tmpfs (the default: warm, all of it in the page cache), @huge
 # (tmpfs huge=always: large folios), @ext4 (warm, ext4 on a loop device
 # over the -e image), @ext4-cold (the same with the file's pages dropped
-# before each run, fa-bench -c: major faults, readahead).  dynexec starts -x (make bench:
-# fa-bench built dynamically).  What the system cannot run (no -x, no -e,
+# before each run, fa-bench -c: major faults, readahead), @ext4-sparse
+# (vm-scalability's cases as written: a sparse file, holes only, on the
+# same ext4, dropped before each run, so that every run's first reader
+# fills the page cache with zeroed pages through readahead, as the
+# case's fresh file does).  dynexec starts -x (make bench: fa-bench
+# built dynamically).  What the system cannot run (no -x, no -e,
 # no huge tmpfs) is left out, with a message.
 #
 # Where the kernel's knob cannot be written (debugfs locked or not
@@ -68,7 +73,18 @@
 # drops the file before the timed part (fa-bench -c), never fio itself
 # (invalidate=0: its drop would be timed, and once per job).  Not @huge:
 # a PMD-mapped file takes far fewer faults than a window's count.  The
-# figure is all of fio's life, its start-up (its libraries) included.
+# figure is fio's own I/O time: each job's read latency (its JSON's
+# lat_ns, mean x N, faults included), summed over the jobs; the whole of
+# fio's life, its start-up included, is the row's fixed_ns.  start-fio
+# starts fio --version 20 times (-F): a start-up with fio's 64 shared
+# libraries, where dynexec has ld.so and libc.
+#
+# build and rebuild (-B: scripts/toolchain.sh's image, x86_64) run
+# Debian's gcc in a chroot of that image on a loop device, warm: build
+# compiles and links three of the Linux build's host programs with
+# kbuild's commands, rebuild links scripts/kconfig/conf from its objects
+# (the seed's "Linux build" and "rebuild" in miniature).  One untimed
+# build first, so that every timed run finds the toolchain cached.
 #
 # -p runs each fa-bench under perf stat -e <events> (natively: make bench
 # NATIVE=1) and adds a column perf:<event> per event: its count over the
@@ -78,15 +94,15 @@
 
 orders=all reps=3 threads=1 tasks=auto ptes=
 workloads="seq rand sparse mmap-pread-seq mmap-pread-rand anon exec dynexec"
-mib=auto bench=fa-bench dyn= image= dir=/tmp ko= ako= perf= limit= fio=
-while getopts o:r:t:T:w:m:b:x:e:d:k:a:p:M:F: opt; do
+mib=auto bench=fa-bench dyn= image= dir=/tmp ko= ako= perf= limit= fio= tc_img=
+while getopts o:r:t:T:w:m:b:x:e:d:k:a:p:M:F:B: opt; do
 	case $opt in
 	o) orders=$OPTARG ;; r) reps=$OPTARG ;; t) threads=$OPTARG ;;
 	T) tasks=$OPTARG ;;
 	w) workloads=$OPTARG ;; m) mib=$OPTARG ;; b) bench=$OPTARG ;;
 	x) dyn=$OPTARG ;; e) image=$OPTARG ;; d) dir=$OPTARG ;;
 	k) ko=$OPTARG ;; a) ako=$OPTARG ;; p) perf=$OPTARG ;;
-	M) limit=$OPTARG ;; F) fio=$OPTARG ;; *) exit 2 ;;
+	M) limit=$OPTARG ;; F) fio=$OPTARG ;; B) tc_img=$OPTARG ;; *) exit 2 ;;
 	esac
 done
 
@@ -104,6 +120,7 @@ workers() {
 	case $1 in
 	mmap-pread-*|mmap-xread-*|fio-*|page_fault*) echo "$tasks" ;;
 	hotcold*|hotscan*) echo 1 ;;	# one reader: its fates are one process's
+	build|rebuild|start-fio) echo 1 ;;	# one program at a time
 	*) echo "$threads" ;;
 	esac
 }
@@ -169,7 +186,13 @@ restore() {
 		umount "$m"
 		case $dev in /dev/loop*) losetup -d "$dev" ;; esac
 	done
-	rmdir "$dir/fa-huge" "$dir/fa-ext4" 2>/dev/null || true
+	for m in "$dir/fa-tc/fa-out" "$dir/fa-tc"; do
+		dev=$(awk -v m="$m" '$2 == m { print $1 }' /proc/mounts)
+		[ -z "$dev" ] || umount "$m"
+		case $dev in /dev/loop*) losetup -d "$dev" ;; esac
+	done
+	rm -f "$dir/fa-ext4/fa-hole.file"
+	rmdir "$dir/fa-huge" "$dir/fa-ext4" "$dir/fa-tc" 2>/dev/null || true
 	[ -z "$ko$ako" ] || ! grep -q '^mod_faultaround ' /proc/modules ||
 		rmmod mod_faultaround
 	case $knob in
@@ -247,7 +270,7 @@ state_dir() {
 			mount -t tmpfs -o huge=always,size=$((mib + 4))m fa-huge "$dir/fa-huge" ||
 			return
 		echo "$dir/fa-huge" ;;
-	ext4|ext4-cold)
+	ext4|ext4-cold|ext4-sparse)
 		[ -n "$image" ] || return
 		mkdir -p "$dir/fa-ext4"
 		if ! grep -q " $dir/fa-ext4 " /proc/mounts; then
@@ -257,6 +280,18 @@ state_dir() {
 		echo "$dir/fa-ext4" ;;
 	*)	return 1 ;;
 	esac
+}
+# toolchain: the -B image's root, mounted read-only with a tmpfs for the
+# outputs, on first use; fails without -B or root.
+toolchain() {
+	local root=$dir/fa-tc loop
+	[ -n "$tc_img" ] || return
+	if ! grep -q " $root " /proc/mounts; then
+		mkdir -p "$root" && loop=$(losetup -f) && losetup -r "$loop" "$tc_img" &&
+			mount -t ext4 -o ro "$loop" "$root" &&
+			mount -t tmpfs -o size=64m fa-out "$root/fa-out" || return
+	fi
+	echo "$root"
 }
 # cgroup: hotcold's memory cgroup, made on first use; fails where the
 # kernel has no cgroup v2 memory controller or this is not root.
@@ -281,6 +316,7 @@ sparse_mib=
 [ "$mib" -ge "$span_mib" ] || sparse_mib=$span_mib
 # file_of <workload> <dir>: the file it reads; file_mib <file>: its size.
 file_of() {
+	case $1 in *@ext4-sparse) echo "$2/fa-hole.file"; return ;; esac
 	if [ "${1%@*}" = sparse ] && [ -n "$sparse_mib" ]; then
 		echo "$2/fa-sparse.file"
 	else
@@ -317,6 +353,15 @@ for w in $workloads; do
 			ok=1
 		fi ;;
 	dynexec) [ -n "$dyn" ] && ok=1 || ok="no dynamic program (-x)" ;;
+	start-fio) [ -n "$fio" ] && ok=1 || ok="no fio (-F)" ;;
+	build|rebuild)
+		if ! tc=$(toolchain 2>/dev/null); then
+			ok="no toolchain image (-B) or not root"
+		elif ! $bench -w run -n 1 -- /bin/busybox chroot "$tc" /bin/sh /build.sh /fa-out > /dev/null; then
+			die "the build in $tc_img fails"
+		else
+			ok=1
+		fi ;;
 	*)	# What a missing program or the state rules out, if anything.
 		case ${w%@*}:$state:${fio:+fio} in
 		fio-*:*:) why="no fio (-F)" ;;
@@ -338,8 +383,13 @@ for w in $workloads; do
 				ok="its file, a page table, is $sparse_mib MiB: more than a third of the memory"
 			else
 				for f in $f $([ "${w%@*}" != mixed ] || echo "$d/fa-mixed.file"); do
-					[ -f "$f" ] || $bench -C -f "$f" -m "$(file_mib "$f")" ||
-						die "cannot write $f"
+					if [ "${f##*/}" = fa-hole.file ]; then
+						[ -f "$f" ] || truncate -s "${mib}M" "$f" ||
+							die "cannot make the sparse $f"
+					else
+						[ -f "$f" ] || $bench -C -f "$f" -m "$(file_mib "$f")" ||
+							die "cannot write $f"
+					fi
 				done
 				# The first shared writes of the file cost more
 				# than the later ones (0.79 and 1.27 of the next in
@@ -397,7 +447,8 @@ perf_counts() {
 # shellcheck disable=SC2016 # $$, $0 and $@ are the inner shell's
 in_cgroup() { sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$cg" "$@"; }
 # fio_run <workload> <jobs> <file> <state>: fa-bench's line for one fio
-# run, then fio's own minor and major faults summed over its jobs (its
+# run, its ns fio's own I/O time and its fixed_ns the whole of fio's
+# life, then fio's own minor and major faults summed over its jobs (its
 # JSON's per-job minf and majf).
 fio_run() {
 	local rw=${1%@*} json=$dir/fa-fio.json line cold= own
@@ -410,11 +461,17 @@ fio_run() {
 		--bs="$page" --numjobs="$2" --size="${mib}M" --invalidate=0 \
 		--output-format=json --output="$json") || return
 	# One minf and one majf per job, or the JSON is not fio's.
+	# and its I/O time: each lat_ns block's mean x N (the write, trim
+	# and sync blocks have N 0).
 	own=$(awk -F'[:,]' -v jobs="$2" '/"minf"/ { m += $2; n++ }
 		/"majf"/ { j += $2 }
-		END { if (n != jobs) exit 1; print m + 0, j + 0 }' "$json") ||
-		return
-	echo "$line $own"
+		/"lat_ns"/ { lat = 1 } lat && /"mean"/ { mean = $2 }
+		lat && /"N"/ { io += mean * $2 } lat && /}/ { lat = 0 }
+		END { if (n != jobs || io <= 0) exit 1
+		      printf "%.0f %d %d\n", io, m, j }' "$json") || return
+	# shellcheck disable=SC2086 # both are words
+	set -- $line $own
+	echo "$1 $2 ${12} $4 $5 $6 $7 $3 0 ${10} ${11} ${13} ${14}"
 }
 # run1 <setup> <workload> <workers> <order> <rep>: one CSV line.
 run1() {
@@ -424,7 +481,7 @@ run1() {
 	case $2 in *@*) state=${2#*@} ;; esac
 	[ "$2" != dynexec ] || x="-x $dyn"
 	[ "${2%@*}" != mixed ] || x="-g $(state_dir $state)/fa-mixed.file"
-	[ "$state" != ext4-cold ] || x="$x -c"
+	case $state in ext4-cold|ext4-sparse) x="$x -c" ;; esac
 	runner=
 	if [ "${2%@*}" = hotcold ] || [ "${2%@*}" = hotscan ]; then
 		max=$((limit << 20))
@@ -436,6 +493,17 @@ run1() {
 	if [ "${2%%-*}" = fio ]; then
 		out=$(fio_run "$2" "$3" "$file" "$state") || die "fio $2 failed"
 		own=
+	elif [ "$2" = start-fio ]; then
+		# shellcheck disable=SC2086 # $wrap is words or empty
+		out=$($wrap $bench -w run -n 20 -p 20 -- "$fio" --version) ||
+			die "fio --version failed"
+	elif [ "$2" = build ] || [ "$2" = rebuild ]; then
+		n=1	# their pages: the programs linked
+		[ "$2" = rebuild ] || n=3
+		# shellcheck disable=SC2086 # $wrap is words or empty
+		out=$($wrap $bench -w run -n $n -- \
+			/bin/busybox chroot "$(toolchain)" /bin/sh "/$2.sh" /fa-out) ||
+			die "$2 failed"
 	else
 		# shellcheck disable=SC2086 # $runner, $wrap, $ptes and $x are words or empty
 		out=$($runner $wrap $bench -w "${2%@*}" -t "$3" -f "$file" \

@@ -48,7 +48,8 @@ def counts(w, t, o):
         return m, P, P * t, 0, 0, -1 if w == "anon" else P, -1
     if w == "exec":
         m = int(1000 / 2 ** (o / 2))
-        return m, 20, 0, m if o else 0, (3000 - m) if o else 0, -1, -1
+        # a program's 3,000 pages, at most a window's worth a fault
+        return m, 20, 0, m if o else 0, min(3000 - m, m * (win - 1)), -1, -1
     m = t * P // win
     distinct = int(0.63 * P) if w == "rand" else P
     return (m, P, t * P, m if o else 0, (t * P - m) if o else 0,

@@ -95,20 +95,24 @@ class Data(unittest.TestCase):
         self.assertIn("TCG", data.units("wall", "tcg")["name"])
 
     def test_crosscheck(self):
-        def run(w, order, calls, fa, rss, threads=1):
+        def run(w, order, calls, fa, rss, threads=1, faults=300):
             return dict(label="p", boot=1, workload=w, threads=threads,
                         order=order, rep=1, fa_calls=calls, fa_mapped=fa,
-                        mapped=rss)
+                        mapped=rss, minflt=faults, majflt=0)
         good = [run("seq", 4, 240, 3600, 3840), run("seq", 0, 0, 0, 3840),
                 run("seq", 4, 300, 3600, 3840, threads=2),
-                run("exec", 4, 250, 2750, 0)]
+                run("exec", 4, 250, 2750, 0), run("build", 0, 0, 0, 0),
+                run("build", 4, 300, 4500, 0)]	# every call a full window
         done, bad = data.crosscheck(good)
-        self.assertEqual((len(done), bad), (4, []))
+        self.assertEqual((len(done), bad), (6, []))
         wrong = [run("seq", 4, 240, 3500, 3840),	# Rss != calls + fa
                  run("exec", 2, 0, 0, 0),	# nothing mapped ahead
-                 run("seq", 0, 1, 0, 3840)]	# counted at order 0
+                 run("seq", 0, 1, 0, 3840),	# counted at order 0
+                 run("build", 0, 1, 0, 0),	# the same without Rss
+                 run("build", 4, 301, 4500, 0),	# more calls than faults
+                 run("rebuild", 2, 100, 301, 0)]	# over 3 pages a call
         done, bad = data.crosscheck(wrong)
-        self.assertEqual(len(bad), 3)
+        self.assertEqual(len(bad), 6)
         self.assertIn("nothing mapped ahead", bad[1])
 
     def test_crosscheck_writes(self):
@@ -132,7 +136,8 @@ class Data(unittest.TestCase):
     def test_crosscheck_fio(self):
         def run(order, own, children, pages=15360):
             return dict(label="p", boot=1, workload="fio-read", threads=1,
-                        order=order, rep=1, fa_calls=900, fa_mapped=14000,
+                        order=order, rep=1, fa_calls=900 if order else 0,
+                        fa_mapped=13000 if order else 0,
                         mapped=0, pages=pages, minflt=children, majflt=0,
                         prog_minflt=own, prog_majflt=0)
         # fio's own count: at least a fault per window, at most all of
