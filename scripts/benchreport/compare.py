@@ -45,6 +45,12 @@ class Cmp:
     def ratio_text(self):
         return f"{fmt_ratio(self.est)} {self.ci()}"
 
+    def pct_text(self):
+        """%chg [lo,hi] mark, the interval in % too (the summary's)."""
+        lo, hi = (self.lo - 1) * 100, (self.hi - 1) * 100
+        ci = f" [{lo:+.2f},{hi:+.2f}]" if lo == lo and hi == hi else ""
+        return f"{self.chg():+.2f}%{ci} {self.mark()}"
+
     def text(self):
         """ratio [lo, hi] (%chg mark)"""
         return f"{fmt_ratio(self.est)} {self.ci()} ({self.chg():+.2f}% {self.mark()})"

@@ -759,25 +759,24 @@ class Text:
             def pick(rec, what, key):
                 s = self.stab(rec, what, short=True)
                 return f"{rec[key]}{Cmp.flag}" + ("?" if s[1:] else "")
-            out.append(f"  {'workload':26}{'best':>6}{'rec':>6}  "
-                       f"{'rec / default ' + str(d):36}"
-                       f"{'/ order ' + str(self.r.orders[0]):>15}")
+            ww = max([len(rec["workload"]) + 1 for rec in recs] + [20])
+            out.append(f"  {'workload':{ww}}{'best':>5}{'rec':>6}  "
+                       f"{'rec / default ' + str(d) + ', %chg':27}"
+                       f"{'rec / order ' + str(self.r.orders[0]) + ', %chg'}")
             for rec in recs:
                 w = rec["workload"]
                 if "note" in rec:
-                    out.append(f"  {w:26}{rec['note']}")
+                    out.append(f"  {w:{ww}}{rec['note']}")
                     continue
 
-                def cell(key, ci):
+                def cell(key):
                     c = rec.get(key)
-                    return ((f"{c.ratio_text()} " if ci else "")
-                            + f"{c.chg():+.2f}% {c.mark()}" if c else
-                            "1 (same order)" if key == "to_base" or
+                    return (c.pct_text() if c else
+                            "same order" if key == "to_base" or
                             rec["recommended"] == d else "not swept")
-                out.append(f"  {w:26}{pick(rec, 'best', 'best'):>6}"
+                out.append(f"  {w:{ww}}{pick(rec, 'best', 'best'):>5}"
                            f"{pick(rec, 'rec', 'recommended'):>6}  "
-                           f"{cell('to_default', True):36}"
-                           f"{cell('to_base', False):>15}")
+                           f"{cell('to_default'):27}{cell('to_base')}")
             moved = [f"{rec['workload']} {what} {rec[key]} -> "
                      f"{self.stab(rec, what, short=True)[1:]}"
                      for rec in recs if "note" not in rec
@@ -940,7 +939,8 @@ class Text:
                     "rec = the smallest order near it, '?' = unstable "
                     f"(leaving one {unit} out moves it); - where no order "
                     "applies (the controls) or none was picked.")
-        out.append(f"  {'workload':26}{'best':>5}{'rec':>5} "
+        ww = max([len(w) + 1 for w in r.workloads] + [26])
+        out.append(f"  {'workload':{ww}}{'best':>5}{'rec':>5} "
                    + "".join(f"{o:>7}" for o in cols))
 
         def picks(rec):
@@ -953,12 +953,12 @@ class Text:
             rec, ts = recs.get(w, {}), r.threads[w]
             if len(ts) > 1:	# the picks are over the thread counts
                 b, c = picks(rec)
-                out.append(f"  {w:26}{b:>5}{c:>5}")
+                out.append(f"  {w:{ww}}{b:>5}{c:>5}")
             for t in ts:
                 cells = n["tables"][(w, t)]["cells"]
                 name = w if len(ts) == 1 else f"    {who(w, t)}"
                 b, c = picks(rec) if len(ts) == 1 else ("", "")
-                out.append(f"  {name:26}{b:>5}{c:>5} " + "".join(
+                out.append(f"  {name:{ww}}{b:>5}{c:>5} " + "".join(
                     f"{self.short(cells.get(o, {}).get('ratio')):>7}"
                     for o in cols))
         out.append("")
