@@ -11,7 +11,7 @@ import benchstats as bs
 
 from .data import (CONF, ALPHA, MIN_EFFECT, DEFAULT_ORDER, AB_CONF, AB_MARGIN,
                    CONTROL, EXECS, BUILDS, ADAPTIVE, MOD_SETUPS, ADAPT_BEST,
-                   ADAPT_MARGIN, SPARSE_GOAL, FLAG, PERF, PERF_CLOCKS,
+                   ADAPT_MARGIN, CHANGING, SPARSE_GOAL, FLAG, PERF, PERF_CLOCKS,
                    cross_title, base_name, no_order, checked, per_page,
                    perf_status, crosscheck)
 from .compare import Cmp, Family, Stats, varies, verdict
@@ -252,7 +252,9 @@ class Report:
         marked like the orders; its pages mapped per page read (Rss, or
         where there is none its faults and fa-mapped pages; per distinct
         page read where the runs count them); for mixed, against every
-        fixed order; where no order applies (no_order()), equivalent to
+        fixed order; where the pattern changes within one mapping
+        (CHANGING), below the best fixed order (its interval below 1) or
+        not; where no order applies (no_order()), equivalent to
         the default order within +-ADAPT_MARGIN or not, by TOST from the
         same t (90%), as for the anon control."""
         st, lines = self.st, []
@@ -281,6 +283,9 @@ class Report:
             per_page(a, c)
             if base_name(w) == "sparse" and "per_page" in a:
                 a["goal"] = a["per_page"] <= SPARSE_GOAL
+            if base_name(w) in CHANGING:
+                a["below_best"] = (True if b.hi < 1 else False if b.lo >= 1
+                                   else None)
             if base_name(w) == "mixed":
                 # Beating every order takes every interval below 1.
                 a["to_each"] = {o: st.ratio(ka, self.key(w, t, o))

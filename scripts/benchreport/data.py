@@ -47,8 +47,15 @@ ADAPTIVE = "adaptive"
 # The module-cost setups compared with mod-off (sweep.sh -k).
 MOD_SETUPS = (("mod-idle", "no override"), ("mod-256", "256 overrides"),
               ("mod-adaptive", "adaptive"))
-ADAPT_BEST = 0.05	# "within 5% of the best" fixed order
-ADAPT_MARGIN = 0.02	# where no order applies: equivalent to off within +-2%
+# The adaptive policy's goals (issue 29), set before any of its
+# constants is tuned on the held-out workloads; a miss is reported, the
+# goal never moved: at most 1 + ADAPT_BEST times the best fixed order on
+# every workload; below the best fixed order where the pattern changes
+# within one mapping (CHANGING); where no order applies, equivalent to
+# off within +-ADAPT_MARGIN.
+ADAPT_BEST = 0.05
+ADAPT_MARGIN = 0.01
+CHANGING = ("seq-then-sparse", "sparse-then-seq")
 SPARSE_GOAL = 1.25	# sparse's pages mapped per page touched, at most
 INT_FIELDS = ("threads", "order", "rep", "minflt", "majflt", "ns", "pages",
               "mapped")

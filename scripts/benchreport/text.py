@@ -6,6 +6,7 @@ from collections import defaultdict
 
 from .data import (CONF, ALPHA, MIN_EFFECT, COST_B, AB_CONF, AB_MARGIN,
                    CONTROL, ADAPTIVE, MOD_SETUPS, ADAPT_BEST, ADAPT_MARGIN,
+                   CHANGING,
                    SPARSE_GOAL, FLAG, PERF_COVERS, FIO, base_name, no_order)
 from .compare import Cmp
 from .costmodel import cost_text
@@ -683,6 +684,12 @@ class Text:
             f" but never read, where measured")
         text += (f"; sparse's goal is at most {SPARSE_GOAL:g}." if "sparse" in names
                  else ".")
+        if names & set(CHANGING):
+            text += ("  Where the pattern changes within one mapping ("
+                     + ", ".join(w for w in CHANGING if w in names)
+                     + "), the goal is to beat the best fixed order: "
+                     "'below the best' when the interval's top is below 1, "
+                     "'NOT below' when its bottom is 1 or more.")
         if "mixed" in names:
             text += ("  mixed beats every fixed order only if every ratio's "
                      "interval lies below 1; margin = adaptive / best - 1, "
@@ -711,6 +718,10 @@ class Text:
             if "goal" in a:
                 s += (f", <= {SPARSE_GOAL:g}: meets the goal" if a["goal"] else
                       f", above {SPARSE_GOAL:g}: MISSES the goal")
+            if "below_best" in a:
+                s += {True: "; below the best: meets the goal",
+                      False: "; NOT below the best: MISSES the goal",
+                      None: "; inconclusive against the best"}[a["below_best"]]
             if "beats_all" in a:
                 lost = [o for o, c in a["to_each"].items() if not c.hi < 1]
                 s += ("; beats every fixed order" if a["beats_all"] else

@@ -51,6 +51,21 @@
  *   mmap-xread-seq-mt
  *                   vm-scalability's case: threads share one mapping of
  *                   the file, and each reads all of it in order
+ *   seq-interleaved, hot-reuse, manymaps-seq, seq-then-sparse,
+ *   sparse-then-seq
+ *                   the adaptive policy's held-out workloads (issue 29:
+ *                   written before any of its constants is tuned):
+ *                   seq-interleaved, threads share one mapping and read
+ *                   it in order in CHUNK_PAGES chunks dealt round-robin
+ *                   (two threads: interleaved); hot-reuse reads as many
+ *                   pages as the file has at random in its second
+ *                   quarter (a hot set, each page read about 4 times);
+ *                   manymaps-seq first maps MANY_MAPS one-page mappings
+ *                   of the file and reads each (untimed), then reads
+ *                   the file in order; seq-then-sparse reads the first
+ *                   half in order and then one page in STRIDE_PAGES of
+ *                   the second, in one mapping, and sparse-then-seq the
+ *                   reverse (the first half sparse)
  *   page_fault2, page_fault3, page_fault4
  *                   after will-it-scale's cases of those names, written
  *                   here: each worker is a process that maps the whole
@@ -146,15 +161,21 @@
 #define RAND_WORDS	64	/* mmap-pread-rand's random reads per page */
 #define HOT_ROUNDS	16	/* hotcold: stream chunks, a hot round after each */
 #define SCAN_STRIDE	4	/* hotscan reads one stream page in 4 */
+#define CHUNK_PAGES	32	/* seq-interleaved's chunk */
+#define STRIDE_PAGES	32	/* the sparse half of seq-then-sparse */
+#define MANY_MAPS	5000	/* manymaps-seq: more than a per-mapping table */
 #define PM_PRESENT	(1ULL << 63)	/* /proc/pid/pagemap's bits */
 #define PM_PFN		((1ULL << 55) - 1)
 
 enum workload { SEQ, RAND, SPARSE, PREAD_SEQ, PREAD_RAND, ANON, EXEC, DYNEXEC,
-		MIXED, HOTCOLD, HOTSCAN, VMAS, RUN, PF2, PF3, PF4, XREAD };
+		MIXED, HOTCOLD, HOTSCAN, VMAS, RUN, PF2, PF3, PF4, XREAD,
+		INTERLEAVE, HOTREUSE, MANYMAPS, SEQSPARSE, SPARSESEQ };
 static const char *const names[] = {
 	"seq", "rand", "sparse", "mmap-pread-seq", "mmap-pread-rand", "anon",
 	"exec", "dynexec", "mixed", "hotcold", "hotscan", "vmas", "run",
 	"page_fault2", "page_fault3", "page_fault4", "mmap-xread-seq-mt",
+	"seq-interleaved", "hot-reuse", "manymaps-seq", "seq-then-sparse",
+	"sparse-then-seq",
 };
 
 static enum workload workload;
@@ -219,6 +240,26 @@ static unsigned int next_rand(unsigned int *s)
 	*s ^= *s >> 17;
 	*s ^= *s << 5;
 	return *s;
+}
+
+/* The pages a pass reads (or, for vmas, the page pairs), summed over the
+ * workers where each reads its share. */
+static size_t touches(void)
+{
+	switch (workload) {
+	case SPARSE:
+		return file_size / pt_span;
+	case VMAS:
+		return npages / 2;
+	case SEQSPARSE:
+		return npages / 2 + (npages - npages / 2 + STRIDE_PAGES - 1) /
+			STRIDE_PAGES;
+	case SPARSESEQ:
+		return (npages / 2 + STRIDE_PAGES - 1) / STRIDE_PAGES +
+			npages - npages / 2;
+	default:
+		return npages;
+	}
 }
 
 /* Workloads whose workers are processes, each mapping the whole file. */
@@ -672,17 +713,60 @@ static unsigned long small_vma(size_t pg)
 	return v;
 }
 
+/*
+ * manymaps-seq's setup: MANY_MAPS one-page mappings of the file, each
+ * read once, kept to the end; every other page, so that no two merge.
+ */
+static void many_maps(void)
+{
+	volatile unsigned long sink = 0;
+	size_t k;
+
+	if (npages < 2) {
+		fprintf(stderr, "fa-bench: manymaps-seq needs a file of 2 pages or more\n");
+		exit(2);
+	}
+	for (k = 0; k < MANY_MAPS; k++) {
+		off_t pg = k * 2 % (npages - npages % 2);
+		char *p = mmap(NULL, page_size, PROT_READ, MAP_SHARED, fd,
+			       pg * page_size);
+
+		if (p == MAP_FAILED)
+			die("mmap");
+		sink += read_page(p);
+	}
+	(void)sink;
+}
+
+/*
+ * The held-out workloads' i-th read: its page.  @s: hot-reuse's random
+ * state.
+ */
+static size_t held_page(size_t i, unsigned int *s)
+{
+	size_t half = npages / 2, nsparse = (half + STRIDE_PAGES - 1) / STRIDE_PAGES;
+
+	switch (workload) {
+	case HOTREUSE:	/* the second quarter */
+		return npages / 4 + next_rand(s) % (npages / 4);
+	case SEQSPARSE:
+		return i < half ? i : half + (i - half) * STRIDE_PAGES;
+	case SPARSESEQ:
+		return i < nsparse ? i * STRIDE_PAGES : half + (i - nsparse);
+	default:
+		return i;
+	}
+}
+
 static void work(unsigned int id, char *map)
 {
 	size_t i, from, to, ptes = pt_span / page_size;
 	unsigned int s = seed * 7919 + id + 1;	/* never 0 */
 	volatile unsigned long sink = 0;
 	/* Every page for each worker, in a mapping of its own or not. */
-	int own = own_maps() || workload == XREAD;
-	size_t nwork = workload == SPARSE ? file_size / pt_span :
-		       workload == EXEC || workload == DYNEXEC ? starts :
-		       workload == RUN ? 1 :
-		       workload == VMAS ? npages / 2 : npages;
+	int own = own_maps() || workload == XREAD || workload == INTERLEAVE;
+	size_t nwork = workload == EXEC || workload == DYNEXEC ? starts :
+		       workload == RUN ? 1 : touches();
 	unsigned char *mk = seen;
 
 	from = own ? 0 : nwork * id / nworkers;
@@ -712,6 +796,18 @@ static void work(unsigned int id, char *map)
 			break;
 		case RAND:
 			pg = next_rand(&s) % npages;
+			sink += read_page(map + pg * page_size);
+			mk[pg] = 1;
+			break;
+		case INTERLEAVE:
+			if (i / CHUNK_PAGES % nworkers != id)
+				break;	/* another thread's chunk */
+			/* fall through */
+		case MANYMAPS:
+		case HOTREUSE:
+		case SEQSPARSE:
+		case SPARSESEQ:
+			pg = held_page(i, &s);
 			sink += read_page(map + pg * page_size);
 			mk[pg] = 1;
 			break;
@@ -1040,6 +1136,8 @@ int main(int argc, char **argv, char **envp)
 	} else if (counts_reads()) {
 		seen = prefaulted(npages);
 	}
+	if (workload == MANYMAPS)
+		many_maps();
 	if (workload == MIXED) {
 		struct stat st;
 
@@ -1165,10 +1263,8 @@ int main(int argc, char **argv, char **envp)
 			distinct += sh->distinct[i];
 			unread += sh->unread[i];
 		}
-		pages = passes * (workload == SPARSE ? file_size / pt_span :
-				  workload == VMAS ? npages / 2 :
-				  procs || workload == XREAD ?
-				  nworkers * npages : npages);
+		pages = passes * (procs || workload == XREAD ?
+				  nworkers * npages : touches());
 		if (workload == MIXED) {
 			pages = npages + passes2 * (file2_size / pt_span);
 			mapped = 0;

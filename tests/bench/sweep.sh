@@ -40,6 +40,12 @@
 # mixed reads the file in order in one thread while another does
 # sparse's passes over a second file, of sparse's size.
 #
+# The adaptive policy's held-out workloads (fa-bench: seq-interleaved,
+# always 2 threads, hot-reuse, manymaps-seq, seq-then-sparse,
+# sparse-then-seq) read the usual file; sparse-1g is sparse's reader
+# over a sparse file of 1 GiB on the ext4 image (-e), one page per page
+# table, dropped before each run: more than a per-mapping state's reach.
+#
 # -a adds a run of mod_faultaround's adaptive policy (setup adaptive, at
 # the kernel's default order) to each repetition's shuffled orders; the
 # module stays loaded, idle (no policy registered), for the other runs.
@@ -121,6 +127,7 @@ workers() {
 	mmap-pread-*|mmap-xread-*|fio-*|page_fault*) echo "$tasks" ;;
 	hotcold*|hotscan*) echo 1 ;;	# one reader: its fates are one process's
 	build|rebuild|start-fio) echo 1 ;;	# one program at a time
+	seq-interleaved) echo 2 ;;	# two threads, by its definition
 	*) echo "$threads" ;;
 	esac
 }
@@ -182,7 +189,7 @@ restore() {
 	for m in "$dir/fa-huge" "$dir/fa-ext4"; do
 		dev=$(awk -v m="$m" '$2 == m { print $1 }' /proc/mounts)
 		[ -n "$dev" ] || continue
-		rm -f "$m/fa-bench.file" "$m/fa-hot.file"
+		rm -f "$m/fa-bench.file" "$m/fa-hot.file" "$m/fa-hole.file" "$m/fa-hole-1g.file"
 		umount "$m"
 		case $dev in /dev/loop*) losetup -d "$dev" ;; esac
 	done
@@ -191,7 +198,6 @@ restore() {
 		[ -z "$dev" ] || umount "$m"
 		case $dev in /dev/loop*) losetup -d "$dev" ;; esac
 	done
-	rm -f "$dir/fa-ext4/fa-hole.file"
 	rmdir "$dir/fa-huge" "$dir/fa-ext4" "$dir/fa-tc" 2>/dev/null || true
 	[ -z "$ko$ako" ] || ! grep -q '^mod_faultaround ' /proc/modules ||
 		rmmod mod_faultaround
@@ -316,7 +322,10 @@ sparse_mib=
 [ "$mib" -ge "$span_mib" ] || sparse_mib=$span_mib
 # file_of <workload> <dir>: the file it reads; file_mib <file>: its size.
 file_of() {
-	case $1 in *@ext4-sparse) echo "$2/fa-hole.file"; return ;; esac
+	case $1 in
+	*@ext4-sparse) echo "$2/fa-hole.file"; return ;;
+	sparse-1g) echo "$2/fa-hole-1g.file"; return ;;
+	esac
 	if [ "${1%@*}" = sparse ] && [ -n "$sparse_mib" ]; then
 		echo "$2/fa-sparse.file"
 	else
@@ -354,6 +363,14 @@ for w in $workloads; do
 		fi ;;
 	dynexec) [ -n "$dyn" ] && ok=1 || ok="no dynamic program (-x)" ;;
 	start-fio) [ -n "$fio" ] && ok=1 || ok="no fio (-F)" ;;
+	sparse-1g)
+		if ! d=$(state_dir ext4 2>/dev/null); then
+			ok="no ext4 here (-e and root)"
+		else
+			[ -f "$d/fa-hole-1g.file" ] || truncate -s 1G "$d/fa-hole-1g.file" ||
+				die "cannot make $d/fa-hole-1g.file"
+			ok=1
+		fi ;;
 	build|rebuild)
 		if ! tc=$(toolchain 2>/dev/null); then
 			ok="no toolchain image (-B) or not root"
@@ -482,6 +499,8 @@ run1() {
 	[ "$2" != dynexec ] || x="-x $dyn"
 	[ "${2%@*}" != mixed ] || x="-g $(state_dir $state)/fa-mixed.file"
 	case $state in ext4-cold|ext4-sparse) x="$x -c" ;; esac
+	fa_w=${2%@*}
+	[ "$2" != sparse-1g ] || state=ext4 fa_w=sparse x="-c"
 	runner=
 	if [ "${2%@*}" = hotcold ] || [ "${2%@*}" = hotscan ]; then
 		max=$((limit << 20))
@@ -506,7 +525,7 @@ run1() {
 			die "$2 failed"
 	else
 		# shellcheck disable=SC2086 # $runner, $wrap, $ptes and $x are words or empty
-		out=$($runner $wrap $bench -w "${2%@*}" -t "$3" -f "$file" \
+		out=$($runner $wrap $bench -w "$fa_w" -t "$3" -f "$file" \
 			-s "$5" $x $ptes) ||
 			die "fa-bench -w $2 failed${perf:+ (under perf stat)}"
 	fi

@@ -256,6 +256,43 @@ class Analysis(unittest.TestCase):
         _, n = sweep_report(again)
         self.assertFalse(n["recs"][0]["to_default"].mark().endswith("!"))
 
+    def test_changing_pattern_goal(self):
+        # issue 29's goal where the pattern changes within one mapping:
+        # adaptive below the best fixed order (here 4), interval and all
+        import csv
+        import random
+        rnd = random.Random(7)
+        for factor, want in ((0.9, True), (1.1, False), (1.0, None)):
+            tmp = tempfile.mkdtemp()
+            try:
+                paths = []
+                for b in range(1, 4):
+                    rows = []
+                    for rep in range(1, 4):
+                        for o in list(range(7)) + ["adaptive"]:
+                            fig = 1e8 * (factor if o == "adaptive" else
+                                         1 + 0.02 * abs(o - 4))
+                            fig *= 1 + rnd.gauss(0, 0.001)
+                            rows.append(["seq-then-sparse", 1,
+                                         4 if o == "adaptive" else o,
+                                         "adaptive" if o == "adaptive" else
+                                         "sweep", rep, 100, 0, int(fig), 8448,
+                                         8448, -1, -1, 70000, 0, 8448, 0])
+                    paths.append(os.path.join(tmp, f"runs-c-b{b}.csv"))
+                    with open(paths[-1], "w", newline="") as f:
+                        csv.writer(f).writerows([synth.COLUMNS] + rows)
+                rows, timed = data.load("patched", ",".join(paths))
+                rep = Report([("patched", rows, timed)],
+                             {"default_order": "4"}, data.units("icount"))
+                rep.aa = False
+                a = rep.analyse()["adapt"][0]
+                self.assertEqual((a["best"], a["below_best"]), (4, want))
+                self.assertIn({True: "meets the goal", False: "MISSES the goal",
+                               None: "inconclusive against the best"}[want],
+                              "\n".join(Text(rep).report(rep.analyse())))
+            finally:
+                shutil.rmtree(tmp)
+
     def test_crosscheck_and_control(self):
         self.assertEqual(self.n["bad"], [])
         self.assertNotEqual(self.n["ctl"]["verdict"], "moves")
