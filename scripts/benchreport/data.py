@@ -20,11 +20,15 @@ DEFAULT_ORDER = 4	# unless --meta default_order= says otherwise
 AB_CONF = 0.90
 AB_MARGIN = 0.01
 CONTROL = "anon"	# no order touches anonymous faults
-# The page-cache states whose file is dropped before each run.
+# The page-cache states whose file is dropped before each run, and the
+# workloads whose file always is (sparse-1g: a sparse ext4 file).
 COLD = ("@ext4-cold", "@ext4-sparse")
+COLD_NAMES = ("sparse-1g",)
 # Where the counters and the mapping's Rss both apply: not anon (no
 # fault-around) and not exec/dynexec (the children's mappings are gone).
-CHECKED = ("seq", "rand", "sparse", "page_fault4", "mmap-xread-seq-mt")
+CHECKED = ("seq", "rand", "sparse", "page_fault4", "mmap-xread-seq-mt",
+           "sparse-1g", "seq-interleaved", "hot-reuse", "manymaps-seq",
+           "seq-then-sparse", "sparse-then-seq")
 # will-it-scale's write cases: write faults never fault around, so every
 # run must count none (page_fault4, the read case, is checked above).
 WRITES = ("page_fault2", "page_fault3")
@@ -259,7 +263,8 @@ def crosscheck(runs):
         done.append(r)
         if r["order"] == 0:
             ok = calls == 0 and fa == 0
-        elif r["threads"] == 1 and not r["workload"].endswith(COLD):
+        elif r["threads"] == 1 and not (r["workload"].endswith(COLD) or
+                                        r["workload"] in COLD_NAMES):
             ok = rss == calls + fa
         else:
             ok = fa <= rss <= calls + fa
