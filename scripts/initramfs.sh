@@ -123,6 +123,7 @@ fi
 	echo "file /bin/fa-bench-dyn $out/fa-bench-dyn 0755 0 0"
 	echo "file /ext4.img $out/ext4.img 0644 0 0"
 	[ -z "$fio" ] || echo "file /bin/fio $fio 0755 0 0"
+	[ -z "$fio" ] || echo "file /bin/fio-own.awk $TOP/tests/bench/fio-own.awk 0644 0 0"
 	[ ! -f "$out/toolchain.img" ] || echo "file /toolchain.img $out/toolchain.img 0644 0 0"
 	while read -r lib host; do
 		[ -f "$host" ] || die "no $host for the guest's $lib"

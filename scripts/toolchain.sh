@@ -24,7 +24,10 @@ command -v strace > /dev/null || die "no strace (scripts/deps.sh installs it)"
 # savedcmd <file.cmd>: the command kbuild saved, run from $kout; its
 # relative paths (outputs, and conf's objects) made absolute in $kout
 # for the objects, left relative (to /fa-out) for the outputs.
-savedcmd() { sed -n "s/^savedcmd_[^ ]* := //p" "$kout/$1"; }
+savedcmd() {
+	[ -f "$kout/$1" ] || die "no $kout/$1: the $variant kernel did not build it"
+	sed -n "s/^savedcmd_[^ ]* := //p" "$kout/$1"
+}
 stage=$(mktemp -d) out=$(mktemp -d)
 trap 'rm -rf "$stage" "$out"' EXIT
 {
@@ -33,29 +36,47 @@ trap 'rm -rf "$stage" "$out"' EXIT
 		echo "$(savedcmd "$c") || exit"
 	done
 } > "$stage/build.sh"
+# conf's objects where the image holds them: $kout's paths.
+link=
+for word in $(savedcmd scripts/kconfig/.conf.cmd); do
+	case $word in scripts/kconfig/*.o) word=$kout/$word ;; esac
+	link="$link $word"
+done
 {
 	echo 'PATH=/usr/bin:/bin TMPDIR=$1; export TMPDIR; cd "$1" && /bin/busybox mkdir -p scripts/kconfig || exit'
-	echo "$(savedcmd scripts/kconfig/.conf.cmd | sed "s# scripts/kconfig/\([a-z.]*\.o\)# $kout/scripts/kconfig/\1#g") || exit"
+	echo "${link# } || exit"
 } > "$stage/rebuild.sh"
 grep -q "$kout/scripts/kconfig/conf.o" "$stage/rebuild.sh" || die "cannot read conf's link"
 
-# Every file the two scripts open or start, as strace sees them here.
+# Every file the two scripts open or start, as strace sees them here,
+# run as the guest runs them: busybox's shell, an empty environment.
+# The ELF interpreters, which the kernel opens unseen, and ld.so's
+# configuration (its cache is made for the image below) besides.
 mkdir -p "$stage/root/bin" "$stage/root/fa-out"
+bb=$(busybox_of x86_64)
 for s in build rebuild; do
-	strace -f -qq -e trace=openat,execve,access,stat,newfstatat -o "$out/trace" \
-		sh "$stage/$s.sh" "$out" || die "$s.sh fails here"
+	env -i PATH=/usr/bin:/bin strace -f -qq -e trace=%file,%process \
+		-o "$out/trace" "$bb" sh "$stage/$s.sh" "$out" || die "$s.sh fails here"
 	# Each call's path, but not of those that failed (an execve that
 	# strace splits has its result on another line: it is kept).
 	grep -v ' = -1 ' "$out/trace" |
-		sed -n 's/^[0-9]* *[a-z]*(\(AT_FDCWD, \)\?"\(\/[^"]*\)".*/\2/p'
-done | sort -u | while read -r f; do
+		sed -n 's/^[0-9]* *[a-z0-9]*(\(AT_FDCWD, \)\?"\(\/[^"]*\)".*/\2/p'
+done | sort -u > "$out/files"
+for f in $(cat "$out/files"); do
+	if [ -f "$f" ] && head -c 4 "$f" | grep -q ELF; then
+		readelf -l "$f" | sed -n 's/.*program interpreter: \(.*\)]$/\1/p'
+	fi
+done | sort -u >> "$out/files"
+printf "%s\n" /etc/ld.so.conf /etc/ld.so.conf.d/*.conf >> "$out/files"
+sort -u "$out/files" | while read -r f; do
 	[ -f "$f" ] || continue			# directories, gone temporaries
-	case $f in "$out"/*|"$stage"/*|/etc/ld.so.cache|/proc/*|/dev/*) continue ;; esac
+	case $f in "$out"/*|"$stage"/*|"$bb"|/etc/ld.so.cache|/proc/*|/dev/*) continue ;; esac
 	mkdir -p "$stage/root$(dirname "$f")"
 	cp -L "$f" "$stage/root$f"
 done
+mkdir -p "$stage/root/etc" && ldconfig -r "$stage/root"
 cp "$stage/build.sh" "$stage/rebuild.sh" "$stage/root/"
-cp "$(busybox_of x86_64)" "$stage/root/bin/busybox"
+cp "$bb" "$stage/root/bin/busybox"
 ln -s busybox "$stage/root/bin/sh"
 [ -f "$stage/root/bin/sh" ] && [ -n "$(find "$stage/root" -name cc1)" ] ||
 	die "the image would have no shell or no cc1"

@@ -12,6 +12,7 @@ import benchstats as bs
 from .data import (CONF, ALPHA, MIN_EFFECT, DEFAULT_ORDER, AB_CONF, AB_MARGIN,
                    CONTROL, EXECS, BUILDS, ADAPTIVE, MOD_SETUPS, ADAPT_BEST,
                    ADAPT_MARGIN, CHANGING, SPARSE_GOAL, FLAG, PERF, PERF_CLOCKS,
+                   COLD, COLD_NAMES, FIO,
                    cross_title, base_name, no_order, checked, per_page,
                    perf_status, crosscheck)
 from .compare import Cmp, Family, Stats, varies, verdict
@@ -439,13 +440,20 @@ class Report:
                     fits.append({"what": f"{w:26} {who(w, t):9}", "workload": w,
                                  "threads": t, "note": "no counters"})
                     continue
+                if base_name(w) in FIO and t == 1:
+                    # Its figure is its I/O, its faults all of its life.
+                    fits.append({"what": f"{w:26} {who(w, t):9}", "workload": w,
+                                 "threads": t, "note": "not modelled: the "
+                                 "figure is fio's I/O, the faults all of fio"})
+                    continue
                 res = cost_model(self.st, self.label, rows, (w, t))
                 res.update(workload=w, threads=t, what=f"{w:26} {who(w, t):9}")
                 fits.append(res)
         for t in sorted({t for ts in self.threads.values() for t in ts}):
             # Warm files only: a cold run's figure is mostly its I/O.
             rows = [r for r in self.sweep if checked(r["workload"])
-                    and not r["workload"].endswith("@ext4-cold")
+                    and not r["workload"].endswith(COLD)
+                    and r["workload"] not in COLD_NAMES
                     and r["threads"] == t and r["fa_mapped"] >= 0]
             wls = list(dict.fromkeys(r["workload"] for r in rows))
             if len(wls) < 2:

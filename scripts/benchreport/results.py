@@ -145,9 +145,12 @@ def units_json(u, events):
            "printed_scale": u["scale"], "cost_model_unit": u["raw"],
            "note": u["note"],
            "fields": {v: f"{u['raw_name']}: " + {
-               "ns": "the timed region (work and teardown)",
+               "ns": "the timed region (work and teardown); fio's rows: "
+               "with one job fio's own I/O time (its JSON's lat_ns, mean "
+               "x N), with more its whole life",
                "fixed_ns": "creating and joining the threads/tasks, "
-               "outside the timed region",
+               "outside the timed region; fio's rows: the other of its "
+               "I/O time (summed over the jobs) and its whole life",
                "teardown_ns": "munmap of the mapping(s) after the "
                "work, inside the timed region"}[k]
                for k, v in u["fields"].items()}}

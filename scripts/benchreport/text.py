@@ -105,9 +105,13 @@ class Text:
             "(where counted) = the distinct pages the work read, summed "
             "over its passes; unread = pages of the measured mappings "
             "mapped at the end of a pass but never read, summed over the "
-            "passes; fio's figure is its own I/O time, summed over its "
-            "jobs (its JSON's lat_ns, mean x N), and its fixed row the "
-            "whole of its life.")
+            "passes; fio's figure is, with one job, its own I/O time (its "
+            "JSON's lat_ns, mean x N), and its 'whole fio' row all of its "
+            "life, start-up included; with more jobs, the figure is fio's "
+            "whole life and its 'jobs' latency' row their I/O times summed "
+            "(under -icount a job's latencies absorb the other vCPUs' "
+            "turns, so that sum is no figure); fio's faults and counters "
+            "are all of its life either way.")
         if any(t > 1 for ts in self.r.threads.values() for t in ts):
             out += para(
                 "Rows of N threads or tasks: "
@@ -117,10 +121,9 @@ class Text:
                    "cache-line transfers not at all); make bench NATIVE=1 on "
                    "hardware measures that."
                    if self.r.u["field"] == "icount_insn" else
-                   "the workers run at once on the machine's CPUs (the "
-                   "guest's vCPUs), their figure the time from the first "
-                   "start to the last finish (fio's: its jobs' I/O times "
-                   "summed)."), "  ")
+                   "the workers run at once on the machine's CPUs (a "
+                   "guest's vCPUs, or natively its CPUs), their figure the "
+                   "time from the first start to the last finish."), "  ")
         if self.r.policy_from:
             starts = ", ".join(map(str, sorted(set(self.r.policy_from.values()))))
             out += para(
@@ -217,12 +220,14 @@ class Text:
         if any(get[o]["teardown_ns"] for o in cols):
             row(f"  of which teardown {u['unit']}", [
                 fmt_fig(get[o]["teardown_ns"] * sc) for o in cols])
-        # fio's figure is its own I/O time; its whole life is not in it.
-        fixed = ("whole fio" if base_name(tb["workload"]) in FIO
-                 else "fixed")
+        # fio's fixed_ns: its whole life (1 job: the figure is its I/O
+        # time) or its jobs' latencies summed (more jobs).
+        fixed = (f"fixed {u['unit']} (excluded)"
+                 if base_name(tb["workload"]) not in FIO else
+                 f"whole fio {u['unit']} (incl. it)" if tb["threads"] == 1
+                 else f"jobs' latency {u['unit']}")
         if any(get[o]["fixed_ns"] for o in cols):
-            row(f"{fixed} {u['unit']} (excluded)", [
-                fmt_fig(get[o]["fixed_ns"] * sc) for o in cols])
+            row(fixed, [fmt_fig(get[o]["fixed_ns"] * sc) for o in cols])
         out.append("")
 
     def perf_line(self):
@@ -770,24 +775,26 @@ class Text:
             def pick(rec, what, key):
                 s = self.stab(rec, what, short=True)
                 return f"{rec[key]}{Cmp.flag}" + ("?" if s[1:] else "")
+            def cell(rec, key):
+                c = rec.get(key)
+                return (c.pct_text() if c else
+                        "same order" if key == "to_base" or
+                        rec["recommended"] == d else "not swept")
             ww = max([len(rec["workload"]) + 1 for rec in recs] + [20])
-            out.append(f"  {'workload':{ww}}{'best':>5}{'rec':>6}  "
-                       f"{'rec / default ' + str(d) + ', %chg':27}"
-                       f"{'rec / order ' + str(self.r.orders[0]) + ', %chg'}")
+            head = f"rec / default {d}, %chg"
+            cw = max([len(cell(rec, "to_default")) + 2 for rec in recs
+                      if "note" not in rec] + [len(head) + 2])
+            out.append(f"  {'workload':{ww}}{'best':>5}{'rec':>6}  {head:{cw}}"
+                       f"rec / order {self.r.orders[0]}, %chg")
             for rec in recs:
                 w = rec["workload"]
                 if "note" in rec:
                     out.append(f"  {w:{ww}}{rec['note']}")
                     continue
-
-                def cell(key):
-                    c = rec.get(key)
-                    return (c.pct_text() if c else
-                            "same order" if key == "to_base" or
-                            rec["recommended"] == d else "not swept")
                 out.append(f"  {w:{ww}}{pick(rec, 'best', 'best'):>5}"
                            f"{pick(rec, 'rec', 'recommended'):>6}  "
-                           f"{cell('to_default'):27}{cell('to_base')}")
+                           f"{cell(rec, 'to_default'):{cw}}"
+                           f"{cell(rec, 'to_base')}")
             moved = [f"{rec['workload']} {what} {rec[key]} -> "
                      f"{self.stab(rec, what, short=True)[1:]}"
                      for rec in recs if "note" not in rec

@@ -680,6 +680,7 @@ static void spawn_starts(size_t n, char **argv, int quiet)
 			exit(1);
 		}
 	}
+	posix_spawn_file_actions_destroy(&fa);
 }
 
 /* sparse's touches: one page per page table of the @fd mapping of @len. */

@@ -13,6 +13,7 @@ import json
 import math
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -115,6 +116,75 @@ class Data(unittest.TestCase):
         self.assertEqual(len(bad), 6)
         self.assertIn("nothing mapped ahead", bad[1])
 
+    def test_crosscheck_cold_states(self):
+        # dropped before each run (@ext4-sparse, sparse-1g): a fault that
+        # waits on readahead faults around again, so one task's Rss may
+        # be below calls + fa-mapped; warm it may not; and without Rss no
+        # calls bound where cold
+        def run(w, rss, calls=300, fa=4500, order=4, faults=300):
+            return dict(label="p", boot=1, workload=w, threads=1,
+                        order=order, rep=1, fa_calls=calls, fa_mapped=fa,
+                        mapped=rss, minflt=faults, majflt=0, pages=15360,
+                        prog_minflt=970, prog_majflt=0)
+        done, bad = data.crosscheck([run("mmap-pread-seq@ext4-sparse", 4700),
+                                     run("sparse-1g", 4700),
+                                     run("mmap-pread-seq@ext4", 4800),
+                                     run("fio-read@ext4-cold", 0, calls=1200,
+                                         faults=1000)])
+        self.assertEqual((len(done), bad), (4, []))
+        done, bad = data.crosscheck([run("mmap-pread-seq@ext4", 4700),
+                                     run("exec", 0, faults=200)])
+        self.assertEqual(len(bad), 2)	# warm: exact, and the calls bound
+
+    def test_fio_own_awk(self):
+        # sweep.sh's fio rows: fio-own.awk on fio's JSON layout, two jobs
+        job = '''    {{
+      "jobname" : "fa",
+      "read" : {{
+        "io_bytes" : 4096,
+        "slat_ns" : {{
+          "min" : 0,
+          "mean" : 0.000000,
+          "N" : 0
+        }},
+        "clat_ns" : {{
+          "min" : 1,
+          "mean" : 99.000000,
+          "N" : {n}
+        }},
+        "lat_ns" : {{
+          "min" : 100,
+          "mean" : {mean},
+          "stddev" : 1.0,
+          "N" : {n}
+        }},
+      }},
+      "write" : {{
+        "lat_ns" : {{
+          "mean" : 0.000000,
+          "N" : 0
+        }},
+      }},
+      "minf" : {minf},
+      "majf" : {majf},
+    }}'''
+        text = ("{\n  \"jobs\" : [\n"
+                + job.format(n=2048, mean="181.5", minf=1000, majf=2) + ",\n"
+                + job.format(n=1024, mean="100.25", minf=500, majf=0)
+                + "\n  ]\n}\n")
+        awk = os.path.join(HERE, "fio-own.awk")
+        with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+            f.write(text)
+            f.flush()
+            out = subprocess.run(["awk", "-v", "jobs=2", "-f", awk, f.name],
+                                 capture_output=True, text=True)
+            self.assertEqual(out.stdout.split(),
+                             [f"{2048 * 181.5 + 1024 * 100.25:.0f}", "1500", "2"])
+            # a JSON of another job count is not this run's
+            bad = subprocess.run(["awk", "-v", "jobs=3", "-f", awk, f.name],
+                                 capture_output=True, text=True)
+            self.assertNotEqual(bad.returncode, 0)
+
     def test_crosscheck_writes(self):
         # page_fault2 and 3 write: any fault-around counted is a bug;
         # page_fault4 reads and is held against its Rss like mmap-pread
@@ -174,6 +244,15 @@ class Compare(unittest.TestCase):
         self.assertAlmostEqual(b.padj, 0.06)
         self.assertEqual([x.mark() for x in (a, b, c, small)],
                          ["*", "~", "~", "~"])
+
+    def test_pct_text(self):
+        # the summary's cell: %chg, then its interval in % (lo before hi)
+        c = self.cmp(0.9778, 0.001, 0.9774, 0.9785)
+        c.padj = 0.001
+        self.assertEqual(c.pct_text(), "-2.22% [-2.26,-2.15] *")
+        one = compare.Cmp(bs.Ratio(1.02, float("nan"), float("nan"), None,
+                                   0.95))
+        self.assertEqual(one.pct_text(), "+2.00% ~")
 
     def test_verdicts(self):
         def line(est, lo, hi, p, setup="mod-idle"):
