@@ -55,7 +55,10 @@
 #        with GUEST=arm64-*, CPU=max boots QEMU's max CPU, whose hardware
 #        Access flag makes the prefaulted PTEs old (into
 #        build/bench-pressure-<guest>-max/): the contrast with
-#        cortex-a57's young ones
+#        cortex-a57's young ones; with POLICY=adaptive (x86_64), the
+#        module's adaptive policy beside the orders, into
+#        build/bench-pressure-adaptive/: the report holds its refaults,
+#        activations and faults against the default order's
 #   POSTED=1 sweeps the upstream patches alone, as make send posts them:
 #        no lab patch and no KUnit (kernel.sh release-p<N>, N the last
 #        upstream patch), into build/bench-posted/ (x86_64 only); the
@@ -98,8 +101,10 @@ adaptive) [ "${AB:-0}${AA:-0}${NATIVE:-0}" = 000 ] || die "POLICY=adaptive: not 
 *) die "POLICY must be off or adaptive, not '$POLICY'" ;;
 esac
 if [ "${PRESSURE:-0}" = 1 ]; then
-	[ "${QUICK:-0}${AB:-0}${AA:-0}${NATIVE:-0}$POLICY" = 0000off ] ||
-		die "PRESSURE=1: not with QUICK=1, AB=1, AA=1, NATIVE=1 or POLICY="
+	[ "${QUICK:-0}${AB:-0}${AA:-0}${NATIVE:-0}" = 0000 ] ||
+		die "PRESSURE=1: not with QUICK=1, AB=1, AA=1 or NATIVE=1"
+	[ "$POLICY" = off ] || [ "$GUEST" = x86_64 ] ||
+		die "PRESSURE=1 POLICY=adaptive: the module is x86_64's, not GUEST=$GUEST's"
 elif [ -n "${CPU:-}" ]; then
 	die "CPU=$CPU: PRESSURE=1's only"
 fi
@@ -146,6 +151,7 @@ elif [ "${AB:-0}" = 1 ]; then
 elif [ "${PRESSURE:-0}" = 1 ]; then
 	out=$BUILD/bench-pressure
 	[ "$GUEST" = x86_64 ] || out=$out-$GUEST
+	[ "$POLICY" = off ] || out=$out-adaptive
 	if [ -n "${CPU:-}" ]; then
 		[[ $GUEST == arm64-* ]] || die "CPU=$CPU: the arm64 guests' only"
 		export QEMU_CPU=$CPU

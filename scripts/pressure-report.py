@@ -56,6 +56,15 @@ CONF = 0.95
 ALPHA = 0.05
 UNLIMITED = "@unlimited"	# the same workload with memory.max=max
 DELTA = 0.01	# "no worse than order 0": by at most 1% of its figure
+# The adaptive policy (make bench PRESSURE=1 POLICY=adaptive) against the
+# default order, issue 29's goal under pressure: no more refaults and
+# activations, at no more faults.  "No more" is shown when the 95%
+# interval of the mean difference per boot lies below +ADAPT_MARGIN of
+# the default's count; "more" when it lies wholly above it.
+ADAPTIVE = "adaptive"
+ADAPT_MARGIN = 0.01
+ADAPT_COUNTS = (("memcg_workingset_refault_file", "refaults"),
+                ("memcg_pgactivate", "activations"), ("faults", "faults"))
 # The columns where fa-bench writes -1 for "not measured" (a kernel
 # without the counters, a cgroup file missing, frames hidden).
 MAYBE = {"fa_calls", "fa_mapped", "distinct", "unread", "hits", "reclaimed_read",
@@ -88,12 +97,14 @@ TABLES = [
 
 
 def load(paths):
-    """{(workload, order): [per-boot list of run dicts]}, boots in order."""
+    """{(workload, order): [per-boot list of run dicts]}, boots in order,
+    and the same of the adaptive policy's runs, {workload: [...]}."""
     cells = defaultdict(lambda: [[] for _ in paths])
+    adapt = defaultdict(lambda: [[] for _ in paths])
     for b, path in enumerate(paths):
         with open(path, newline="") as f:
             for r in csv.DictReader(f):
-                if r["setup"] != "sweep":
+                if r["setup"] not in ("sweep", ADAPTIVE):
                     continue
                 row = {k: (v if k in ("workload", "setup") else
                            math.nan if v == "-1" and k in MAYBE else float(v))
@@ -102,8 +113,12 @@ def load(paths):
                 # nan where one is not measured: nan propagates.
                 row["never_used"] = fa - hits
                 row["ahead_reclaimed"] = fa - hits - unread
-                cells[(row["workload"], int(row["order"]))][b].append(row)
-    return cells
+                row["faults"] = row["minflt"] + row["majflt"]
+                if r["setup"] == ADAPTIVE:
+                    adapt[row["workload"]][b].append(row)
+                else:
+                    cells[(row["workload"], int(row["order"]))][b].append(row)
+    return cells, adapt
 
 
 def per_boot(cell, field):
@@ -149,6 +164,52 @@ def null_nan(x):
     return x
 
 
+def adaptive_goal(adapt, cells, fig, meta, scale, fig_unit, p, results):
+    """The adaptive policy's runs against the default order's, per
+    workload: the figure's ratio and each ADAPT_COUNTS count's
+    difference, paired by boot, and the goal's verdict."""
+    d = int(meta.get("default_order", 4))
+    names = [w for w in sorted(adapt) if (w, d) in cells and (w, d) in fig]
+    if not names:
+        return
+    p(f"Adaptive policy against the default order {d} (issue 29's goal under "
+      "pressure: no more refaults and activations, at no more faults): per "
+      f"boot, adaptive - order {d}, the mean with its {CONF:.0%} interval; "
+      f"'no more' when the interval's top is at most +{ADAPT_MARGIN:.0%} of "
+      f"order {d}'s mean, 'MORE' when its bottom is above that, "
+      "'inconclusive' otherwise; the figure as a ratio, paired by boot")
+    res = results["adaptive"] = {}
+    for w in names:
+        fa = per_boot(adapt[w], "ns")
+        if fa is None:
+            continue
+        r = bs.paired_ratio(fa / scale, fig[(w, d)], CONF)
+        parts, goal = [], True
+        res[w] = {"ratio": [r.est, r.lo, r.hi]}
+        for f, name in ADAPT_COUNTS:
+            a, b = per_boot(adapt[w], f), per_boot(cells[(w, d)], f)
+            if a is None or b is None or len(a) != len(b):
+                parts.append(f"{name} -")
+                goal = None if goal else goal
+                continue
+            m, lo, hi, _ = mean_t(a - b)
+            lim = ADAPT_MARGIN * float(np.mean(b))
+            v = ("no more" if hi == hi and hi <= lim else
+                 "MORE" if lo == lo and lo > lim else "inconclusive")
+            if v == "MORE":
+                goal = False
+            elif v == "inconclusive" and goal:
+                goal = None
+            parts.append(f"{name} {fmt_ci(m, lo, hi)} ({v})")
+            res[w][name] = {"diff": [m, lo, hi], "verdict": v}
+        res[w]["goal"] = goal
+        p(f"  {w}: {fig_unit} ratio {r.est:.4f} [{r.lo:.4f}, {r.hi:.4f}]; "
+          + "; ".join(parts) + ": " + {True: "meets the goal",
+                                       False: "MISSES the goal",
+                                       None: "goal not shown either way"}[goal])
+    p("")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
@@ -157,7 +218,7 @@ def main():
     a = ap.parse_args()
     meta = dict(m.split("=", 1) for m in a.meta)
     paths = a.sets[0].split("=", 1)[1].split(",")
-    cells = load(paths)
+    cells, adapt = load(paths)
     boots = len(paths)
     orders = sorted({o for (w, o) in cells})
     icount = meta.get("clock") == "icount"
@@ -344,6 +405,7 @@ def main():
         verdict["net"] = {o: {k: [net[b][o][k].est, net[b][o][k].lo, net[b][o][k].hi]
                               for k in ("saves", "extra", "net")} for o in net[b]}
         p("")
+    adaptive_goal(adapt, cells, fig, meta, scale, fig_unit, p, results)
     text = "\n".join(out)
     print(text)
     with open(f"{a.out}/results.json", "w") as f:

@@ -1,0 +1,73 @@
+# SPDX-License-Identifier: GPL-2.0
+"""scripts/pressure-report.py's adaptive-policy goal (issue 29), on
+synthetic runs: the policy's counts against the default order's, per
+boot, give 'no more', 'MORE' or 'inconclusive', and the goal follows."""
+import csv
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPT = os.path.join(HERE, "..", "..", "scripts", "pressure-report.py")
+COLUMNS = ("workload,threads,order,setup,rep,minflt,majflt,ns,pages,mapped,"
+           "fa_calls,fa_mapped,fixed_ns,teardown_ns,distinct,unread,"
+           "prog_minflt,prog_majflt,hits,reclaimed_read,pgscan,pgsteal,"
+           "pgactivate,pgdeactivate,workingset_refault_file,"
+           "workingset_activate_file,slabs_scanned,allocstall,pgmajfault,"
+           "memcg_pgscan,memcg_pgsteal,memcg_pgactivate,memcg_pgdeactivate,"
+           "memcg_workingset_refault_file,memcg_workingset_activate_file,"
+           "memcg_max,memcg_oom,psi_some_us,psi_full_us").split(",")
+
+
+def row(w, order, setup, rep, rnd, refault=1600, activate=3700, faults=9000):
+    v = dict.fromkeys(COLUMNS, 0)
+    noise = 1 + rnd.gauss(0, 0.003)
+    v.update(workload=w, threads=1, order=order, setup=setup, rep=rep,
+             minflt=int(faults * noise), majflt=500, ns=int(8e8 * noise),
+             pages=76800, fa_mapped=18000, hits=17900, unread=80,
+             prog_minflt=-1, prog_majflt=-1,
+             memcg_workingset_refault_file=int(refault * noise),
+             memcg_pgactivate=int(activate * noise))
+    return [v[c] for c in COLUMNS]
+
+
+def report(tmp, **adapt):
+    rnd = random.Random(3)
+    paths = []
+    for b in range(3):
+        rows = []
+        for rep in range(1, 4):
+            for w in ("hotcold", "hotcold@unlimited"):
+                for o in (0, 4):
+                    rows.append(row(w, o, "sweep", rep, rnd))
+                rows.append(row(w, 4, "adaptive", rep, rnd, **adapt))
+        paths.append(os.path.join(tmp, f"runs-b{b}.csv"))
+        with open(paths[-1], "w", newline="") as f:
+            csv.writer(f).writerows([COLUMNS] + rows)
+    out = subprocess.run([sys.executable, SCRIPT, "--out", tmp, "--meta",
+                          "clock=icount", "--meta", "default_order=4",
+                          "patched=" + ",".join(paths)],
+                         capture_output=True, text=True, check=True).stdout
+    with open(os.path.join(tmp, "results.json")) as f:
+        return out, json.load(f)["adaptive"]["hotcold"]
+
+
+class AdaptiveGoal(unittest.TestCase):
+    def test_verdicts(self):
+        for adapt, goal, refaults in (({}, True, "no more"),
+                                      ({"refault": 2000}, False, "MORE"),
+                                      ({"faults": 9900}, False, "no more")):
+            with tempfile.TemporaryDirectory() as tmp:
+                text, a = report(tmp, **adapt)
+                self.assertEqual(a["goal"], goal, (adapt, a))
+                self.assertEqual(a["refaults"]["verdict"], refaults)
+                self.assertIn({True: "meets the goal",
+                               False: "MISSES the goal"}[goal], text)
+
+
+if __name__ == "__main__":
+    unittest.main()
