@@ -203,7 +203,8 @@ def adaptive_goal(adapt, cells, fig, meta, scale, fig_unit, p, results):
             parts.append(f"{name} {fmt_ci(m, lo, hi)} ({v})")
             res[w][name] = {"diff": [m, lo, hi], "verdict": v}
         res[w]["goal"] = goal
-        p(f"  {w}: {fig_unit} ratio {r.est:.4f} [{r.lo:.4f}, {r.hi:.4f}]; "
+        ci = (f" [{r.lo:.4f}, {r.hi:.4f}]" if r.lo == r.lo else "")
+        p(f"  {w}: {fig_unit} ratio {r.est:.4f}{ci}; "
           + "; ".join(parts) + ": " + {True: "meets the goal",
                                        False: "MISSES the goal",
                                        None: "goal not shown either way"}[goal])
