@@ -171,7 +171,8 @@ plot '{dat}' using ($0-0.12):2:3:4:xtic(1) with yerrorbars pt 7 title '{hl}', \\
                     v = math.log2(est) if est == est and est > 0 else "NaN"
                     if v != "NaN":
                         logs.append(v)
-                    mark = ("*" if c.sig() else "~") if c else ""
+                    # png's font has no '~': unmarked is "not shown".
+                    mark = "*" if c and c.sig() else ""
                     f.write(f"{x} {y} {v} \"{fmt_short(est)}{mark}\"\n")
                 f.write("\n")
         # One scale both ways: a halving as deep as a doubling.
@@ -182,8 +183,8 @@ plot '{dat}' using ($0-0.12):2:3:4:xtic(1) with yerrorbars pt 7 title '{hl}', \\
         unit = self.r.st.unit[self.r.label]
         title = (f"{self.r.u['name']}: ratio to order {self.r.orders[0]} "
                  f"(per {unit}, median over median; geometric mean over "
-                 f"the {unit}s)\\n* = shown after Holm's correction, ~ = "
-                 "not; colour: the ratio on a log scale")
+                 f"the {unit}s)\\n* = shown after Holm's correction, "
+                 "unmarked = not; colour: the ratio on a log scale")
         if Cmp.flag:
             title += "\\nCONTROL MOVED: every verdict is suspect"
         ytics = ", ".join(f'"{n}" {y}' for y, (_, _, n) in enumerate(rows))
@@ -202,7 +203,7 @@ set palette defined (-1 '#2166ac', 0 'white', 1 '#b2182b')
 set cbtics ({ticks})
 set cblabel 'ratio (log scale)'
 unset key
-plot '{dat}' using 1:2:3 with image, '' using 1:2:4 with labels font ',9'
+plot '{dat}' using 1:2:3 with image, '' using 1:2:4 with labels noenhanced font ',9'
 """
         return self.gnuplot(gp, png)
 
