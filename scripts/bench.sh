@@ -119,6 +119,11 @@ fi
 # goals (scripts/benchreport/data.py) before any constant is tuned.
 WORKLOADS_HELDOUT="sparse-1g seq-interleaved hot-reuse manymaps-seq
 seq-then-sparse sparse-then-seq"
+# WORKLOADS=public: the programs and cases nobody here wrote, with 1, 2
+# (the guest's vCPUs) and 4 tasks where they run per CPU.
+WORKLOADS_PUBLIC="fio-read fio-randread start-fio build rebuild
+mmap-pread-seq@ext4-sparse mmap-pread-rand@ext4-sparse mmap-xread-seq-mt
+page_fault2 page_fault3 page_fault4"
 WORKLOADS_ALL="seq rand sparse mmap-pread-seq mmap-pread-rand mmap-pread-seq@ext4
 mmap-pread-rand@ext4 mmap-pread-seq@ext4-cold mmap-pread-rand@ext4-cold
 mmap-pread-seq@huge anon exec dynexec"
@@ -166,7 +171,8 @@ elif [ "${POSTED:-0}" = 1 ]; then
 	out=$BUILD/bench-posted
 elif [ "$POLICY" = adaptive ]; then
 	out=$BUILD/bench-adaptive
-	WORKLOADS=${WORKLOADS:-$WORKLOADS_ALL mixed $WORKLOADS_HELDOUT}
+	# Every goal on every workload, public and held-out, in the same boots.
+	WORKLOADS=${WORKLOADS:-$WORKLOADS_ALL mixed $WORKLOADS_HELDOUT $WORKLOADS_PUBLIC}
 elif [ "$GUEST" = x86_64 ]; then
 	out=$BUILD/bench
 else
@@ -178,11 +184,6 @@ BOOTS=${BOOTS:-3}
 THREADS=${THREADS:-1}
 TASKS=${TASKS:-auto}
 MIB=${MIB:-auto}
-# WORKLOADS=public: the programs and cases nobody here wrote, with 1, 2
-# (the guest's vCPUs) and 4 tasks where they run per CPU.
-WORKLOADS_PUBLIC="fio-read fio-randread start-fio build rebuild
-mmap-pread-seq@ext4-sparse mmap-pread-rand@ext4-sparse mmap-xread-seq-mt
-page_fault2 page_fault3 page_fault4"
 if [ "${WORKLOADS:-}" = public ]; then
 	WORKLOADS=$WORKLOADS_PUBLIC
 	[ "$TASKS" != auto ] || TASKS="1 2 4"

@@ -60,7 +60,8 @@ DELTA = 0.01	# "no worse than order 0": by at most 1% of its figure
 # default order, issue 29's goal under pressure: no more refaults and
 # activations, at no more faults.  "No more" is shown when the 95%
 # interval of the mean difference per boot lies below +ADAPT_MARGIN of
-# the default's count; "more" when it lies wholly above it.
+# the default's count (at least one event); "more" when it lies wholly
+# above it.
 ADAPTIVE = "adaptive"
 ADAPT_MARGIN = 0.01
 ADAPT_COUNTS = (("memcg_workingset_refault_file", "refaults"),
@@ -193,7 +194,9 @@ def adaptive_goal(adapt, cells, fig, meta, scale, fig_unit, p, results):
                 goal = None if goal else goal
                 continue
             m, lo, hi, _ = mean_t(a - b)
-            lim = ADAPT_MARGIN * float(np.mean(b))
+            # +1% of the default's count, and at least one event (the
+            # counts of @unlimited are about 0).
+            lim = max(ADAPT_MARGIN * float(np.mean(b)), 1.0)
             v = ("no more" if hi == hi and hi <= lim else
                  "MORE" if lo == lo and lo > lim else "inconclusive")
             if v == "MORE":

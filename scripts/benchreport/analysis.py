@@ -254,8 +254,9 @@ class Report:
         where there is none its faults and fa-mapped pages; per distinct
         page read where the runs count them); for mixed, against every
         fixed order; where the pattern changes within one mapping
-        (CHANGING), below the best fixed order (its interval below 1) or
-        not; where no order applies (no_order()), equivalent to
+        (CHANGING), below every fixed order (each interval below 1) or
+        not (one shown at or above 1); with one boot no goal is judged;
+        where no order applies (no_order()), equivalent to
         the default order within +-ADAPT_MARGIN or not, by TOST from the
         same t (90%), as for the anon control."""
         st, lines = self.st, []
@@ -284,13 +285,22 @@ class Report:
             per_page(a, c)
             if base_name(w) == "sparse" and "per_page" in a:
                 a["goal"] = a["per_page"] <= SPARSE_GOAL
-            if base_name(w) in CHANGING:
-                a["below_best"] = (True if b.hi < 1 else False if b.lo >= 1
-                                   else None)
-            if base_name(w) == "mixed":
-                # Beating every order takes every interval below 1.
+            if base_name(w) in CHANGING or base_name(w) == "mixed":
+                # Beating every order takes every interval below 1 (not
+                # the best's alone: it was picked from the same runs).
                 a["to_each"] = {o: st.ratio(ka, self.key(w, t, o))
                                 for o in tb["orders"]}
+            if base_name(w) in CHANGING:
+                each = a["to_each"].values()
+                a["below_best"] = (True if all(x.hi < 1 for x in each) else
+                                   False if any(x.lo >= 1 for x in each)
+                                   else None)
+            if self.st.unit.get(self.label) == "rep":
+                # One boot: the reps are no replicate for a goal.
+                a["best_verdict"] = "not judged (one boot)"
+                a.pop("below_best", None)
+                a["one_boot"] = True
+            if base_name(w) == "mixed":
                 a["beats_all"] = all(x.hi < 1 for x in a["to_each"].values())
             lines.append(a)
         return lines

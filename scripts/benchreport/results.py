@@ -126,7 +126,8 @@ def machine_summary(rep, perf, recs, fits, pooled, ctl, done, bad, mods,
              "to_best": "vs_best", "best_verdict": "vs_best_verdict",
              "to_default": "vs_default", "per_page": "pages_per_touched",
              "pages_kind": "pages_from", "goal": "sparse_goal_met",
-             "beats_all": "beats_every_order"}
+             "beats_all": "beats_every_order",
+             "below_best": "below_every_order_goal_met"}
     for a in adapt:
         d = {names[k]: v for k, v in a.items() if k in names}
         if "to_each" in a:

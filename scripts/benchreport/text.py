@@ -692,16 +692,18 @@ class Text:
         if names & set(CHANGING):
             text += ("  Where the pattern changes within one mapping ("
                      + ", ".join(w for w in CHANGING if w in names)
-                     + "), the goal is to beat the best fixed order: "
-                     "'below the best' when the interval's top is below 1, "
-                     "'NOT below' when its bottom is 1 or more.")
+                     + "), the goal is to beat every fixed order: "
+                     "met when every ratio's interval lies below 1, "
+                     "missed when one lies at or above 1.  With one boot "
+                     "no goal is judged.")
         if "mixed" in names:
             text += ("  mixed beats every fixed order only if every ratio's "
                      "interval lies below 1; margin = adaptive / best - 1, "
                      "in %, with its interval.")
         if any("equiv" in a for a in adapt):
             m = ADAPT_MARGIN
-            text += (f"  Where no order applies (anon, @huge): equivalent to "
+            text += (f"  Where no order applies (anon, page_fault2 and 3, "
+                     f"@huge): equivalent to "
                      f"off within +-{m:.0%} when the {AB_CONF:.0%} interval "
                      f"of adaptive / default, from the same t, as for the "
                      f"anon control (two one-sided tests at "
@@ -724,9 +726,10 @@ class Text:
                 s += (f", <= {SPARSE_GOAL:g}: meets the goal" if a["goal"] else
                       f", above {SPARSE_GOAL:g}: MISSES the goal")
             if "below_best" in a:
-                s += {True: "; below the best: meets the goal",
-                      False: "; NOT below the best: MISSES the goal",
-                      None: "; inconclusive against the best"}[a["below_best"]]
+                s += {True: "; below every fixed order: meets the goal",
+                      False: "; NOT below every fixed order: MISSES the goal",
+                      None: "; inconclusive against the fixed orders"}[
+                          a["below_best"]]
             if "beats_all" in a:
                 lost = [o for o, c in a["to_each"].items() if not c.hi < 1]
                 s += ("; beats every fixed order" if a["beats_all"] else

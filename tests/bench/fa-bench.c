@@ -56,12 +56,14 @@
  *                   the adaptive policy's held-out workloads (issue 29:
  *                   written before any of its constants is tuned):
  *                   seq-interleaved, threads share one mapping and read
- *                   it in order in CHUNK_PAGES chunks dealt round-robin
- *                   (two threads: interleaved); hot-reuse reads as many
+ *                   it in order in CHUNK_PAGES chunks, each chunk to
+ *                   whichever thread asks first (two threads: the
+ *                   mapping read in order, by both); hot-reuse reads as many
  *                   pages as the file has at random in its second
  *                   quarter (a hot set, each page read about 4 times);
  *                   manymaps-seq first maps MANY_MAPS one-page mappings
- *                   of the file and reads each (untimed), then reads
+ *                   of the file, each of its own open(), and reads each
+ *                   (untimed), then reads
  *                   the file in order; seq-then-sparse reads the first
  *                   half in order and then one page in STRIDE_PAGES of
  *                   the second, in one mapping, and sparse-then-seq the
@@ -207,6 +209,7 @@ static struct shared {
 	int no_pfn;	/* pagemap hid the frames: the fates cannot be told */
 	/* The phase's span by the workers' clocks, not by main's wake-up. */
 	unsigned long long from[MAX_WORKERS], to[MAX_WORKERS];
+	size_t next_chunk;	/* seq-interleaved: the next chunk to read */
 } *sh;
 
 static void die(const char *what)
@@ -715,10 +718,12 @@ static unsigned long small_vma(size_t pg)
 }
 
 /*
- * manymaps-seq's setup: MANY_MAPS one-page mappings of the file, each
- * read once, kept to the end; every other page, so that no two merge.
+ * manymaps-seq's setup: MANY_MAPS one-page mappings of @path, each of
+ * its own open file (so that neither a per-VMA nor a per-file table
+ * holds them all) and read once, kept to the end; every other page, so
+ * that no two merge (a file under 2 * MANY_MAPS pages maps some twice).
  */
-static void many_maps(void)
+static void many_maps(const char *path)
 {
 	volatile unsigned long sink = 0;
 	size_t k;
@@ -729,11 +734,14 @@ static void many_maps(void)
 	}
 	for (k = 0; k < MANY_MAPS; k++) {
 		off_t pg = k * 2 % (npages - npages % 2);
-		char *p = mmap(NULL, page_size, PROT_READ, MAP_SHARED, fd,
+		int f = open(path, O_RDONLY);
+		char *p = f < 0 ? MAP_FAILED :
+			  mmap(NULL, page_size, PROT_READ, MAP_SHARED, f,
 			       pg * page_size);
 
 		if (p == MAP_FAILED)
-			die("mmap");
+			die(path);
+		close(f);
 		sink += read_page(p);
 	}
 	(void)sink;
@@ -765,7 +773,7 @@ static void work(unsigned int id, char *map)
 	unsigned int s = seed * 7919 + id + 1;	/* never 0 */
 	volatile unsigned long sink = 0;
 	/* Every page for each worker, in a mapping of its own or not. */
-	int own = own_maps() || workload == XREAD || workload == INTERLEAVE;
+	int own = own_maps() || workload == XREAD;
 	size_t nwork = workload == EXEC || workload == DYNEXEC ? starts :
 		       workload == RUN ? 1 : touches();
 	unsigned char *mk = seen;
@@ -784,6 +792,19 @@ static void work(unsigned int id, char *map)
 		hotcold();
 		return;
 	}
+	if (workload == INTERLEAVE) {
+		/* The chunks in order, each to whichever thread asks first. */
+		size_t c, n = (npages + CHUNK_PAGES - 1) / CHUNK_PAGES;
+
+		while ((c = __atomic_fetch_add(&sh->next_chunk, 1,
+					       __ATOMIC_RELAXED)) < n)
+			for (i = c * CHUNK_PAGES; i < npages &&
+			     i < (c + 1) * CHUNK_PAGES; i++) {
+				sink += read_page(map + i * page_size);
+				mk[i] = 1;
+			}
+		return;
+	}
 	for (i = from; i < to; i++) {
 		size_t pg;
 
@@ -800,10 +821,6 @@ static void work(unsigned int id, char *map)
 			sink += read_page(map + pg * page_size);
 			mk[pg] = 1;
 			break;
-		case INTERLEAVE:
-			if (i / CHUNK_PAGES % nworkers != id)
-				break;	/* another thread's chunk */
-			/* fall through */
 		case MANYMAPS:
 		case HOTREUSE:
 		case SEQSPARSE:
@@ -851,6 +868,7 @@ static void work(unsigned int id, char *map)
 		case VMAS:
 			sink += small_vma(2 * i);
 			break;
+		case INTERLEAVE:	/* above */
 		case MIXED:
 		case HOTCOLD:
 		case HOTSCAN:
@@ -1138,7 +1156,11 @@ int main(int argc, char **argv, char **envp)
 		seen = prefaulted(npages);
 	}
 	if (workload == MANYMAPS)
-		many_maps();
+		many_maps(file);
+	if (workload == HOTREUSE && npages < 4) {
+		fprintf(stderr, "fa-bench: hot-reuse needs a file of 4 pages or more\n");
+		return 2;
+	}
 	if (workload == MIXED) {
 		struct stat st;
 
@@ -1213,6 +1235,7 @@ int main(int argc, char **argv, char **envp)
 			cold_fate.map = main_map;
 			hot_fate.map = hot_map;
 		}
+		sh->next_chunk = 0;	/* before the start: the workers wait */
 		wait_all();	/* start */
 		wait_all();	/* done */
 		work_ns += span();

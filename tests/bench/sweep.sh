@@ -128,7 +128,9 @@ workers() {
 	mmap-pread-*|mmap-xread-*|fio-*|page_fault*) echo "$tasks" ;;
 	hotcold*|hotscan*) echo 1 ;;	# one reader: its fates are one process's
 	build|rebuild|start-fio) echo 1 ;;	# one program at a time
-	seq-interleaved) echo 2 ;;	# two threads, by its definition
+	seq-interleaved*) echo 2 ;;	# two threads, by its definition
+	# one reader: the pattern changes over time, not across threads
+	seq-then-sparse*|sparse-then-seq*) echo 1 ;;
 	*) echo "$threads" ;;
 	esac
 }
@@ -507,6 +509,8 @@ run1() {
 	case $state in ext4-cold|ext4-sparse) x="$x -c" ;; esac
 	fa_w=${2%@*}
 	[ "$2" != sparse-1g ] || state=ext4 fa_w=sparse x="-c"
+	# A new mapping each pass: the hot set is reused across mappings.
+	[ "$fa_w" != hot-reuse ] || x="$x -p 4"
 	runner=
 	if [ "${2%@*}" = hotcold ] || [ "${2%@*}" = hotscan ]; then
 		max=$((limit << 20))

@@ -341,11 +341,12 @@ class Analysis(unittest.TestCase):
         import csv
         import random
         rnd = random.Random(7)
-        for factor, want in ((0.9, True), (1.1, False), (1.0, None)):
+        for factor, want, boots in ((0.9, True, 3), (1.1, False, 3),
+                                    (1.0, None, 3), (0.9, "one", 1)):
             tmp = tempfile.mkdtemp()
             try:
                 paths = []
-                for b in range(1, 4):
+                for b in range(1, boots + 1):
                     rows = []
                     for rep in range(1, 4):
                         for o in list(range(7)) + ["adaptive"]:
@@ -365,9 +366,13 @@ class Analysis(unittest.TestCase):
                              {"default_order": "4"}, data.units("icount"))
                 rep.aa = False
                 a = rep.analyse()["adapt"][0]
+                if want == "one":	# reps are no replicate for a goal
+                    self.assertNotIn("below_best", a)
+                    self.assertEqual(a["best_verdict"], "not judged (one boot)")
+                    continue
                 self.assertEqual((a["best"], a["below_best"]), (4, want))
                 self.assertIn({True: "meets the goal", False: "MISSES the goal",
-                               None: "inconclusive against the best"}[want],
+                               None: "inconclusive against the fixed orders"}[want],
                               "\n".join(Text(rep).report(rep.analyse())))
             finally:
                 shutil.rmtree(tmp)
