@@ -12,7 +12,7 @@ import benchstats as bs
 from .data import (CONF, ALPHA, MIN_EFFECT, DEFAULT_ORDER, AB_CONF, AB_MARGIN,
                    CONTROL, EXECS, BUILDS, ADAPTIVE, MOD_SETUPS, ADAPT_BEST,
                    ADAPT_MARGIN, CHANGING, SPARSE_GOAL, FLAG, PERF, PERF_CLOCKS,
-                   COLD, COLD_NAMES, FIO,
+                   FIO, is_cold,
                    cross_title, base_name, no_order, checked, per_page,
                    perf_status, crosscheck)
 from .compare import Cmp, Family, Stats, varies, verdict
@@ -462,8 +462,7 @@ class Report:
         for t in sorted({t for ts in self.threads.values() for t in ts}):
             # Warm files only: a cold run's figure is mostly its I/O.
             rows = [r for r in self.sweep if checked(r["workload"])
-                    and not r["workload"].endswith(COLD)
-                    and r["workload"] not in COLD_NAMES
+                    and not is_cold(r["workload"])
                     and r["threads"] == t and r["fa_mapped"] >= 0]
             wls = list(dict.fromkeys(r["workload"] for r in rows))
             if len(wls) < 2:

@@ -24,6 +24,11 @@ CONTROL = "anon"	# no order touches anonymous faults
 # workloads whose file always is (sparse-1g: a sparse ext4 file).
 COLD = ("@ext4-cold", "@ext4-sparse")
 COLD_NAMES = ("sparse-1g",)
+
+
+def is_cold(workload):
+    """Its file dropped before each run: faults wait on readahead."""
+    return workload.endswith(COLD) or workload in COLD_NAMES
 # Where the counters and the mapping's Rss both apply: not anon (no
 # fault-around) and not exec/dynexec (the children's mappings are gone).
 CHECKED = ("seq", "rand", "sparse", "page_fault4", "mmap-xread-seq-mt",
@@ -263,8 +268,7 @@ def crosscheck(runs):
         done.append(r)
         if r["order"] == 0:
             ok = calls == 0 and fa == 0
-        elif r["threads"] == 1 and not (r["workload"].endswith(COLD) or
-                                        r["workload"] in COLD_NAMES):
+        elif r["threads"] == 1 and not is_cold(r["workload"]):
             ok = rss == calls + fa
         else:
             ok = fa <= rss <= calls + fa
@@ -286,7 +290,7 @@ def around_agrees(r):
         return calls == 0 and fa == 0
     # A fault retried (VM_FAULT_RETRY: waiting on a folio readahead is
     # reading) faults around again but counts once: cold, no calls bound.
-    cold = r["workload"].endswith(COLD)
+    cold = is_cold(r["workload"])
     return (0 < calls and (cold or calls <= r["minflt"] + r["majflt"])
             and 0 < fa <= calls * ((1 << order) - 1))
 
@@ -305,7 +309,7 @@ def fio_agrees(r):
     if r["prog_minflt"] < 0 or r["order"] < 0:
         return r["prog_minflt"] >= 0
     windows = r["pages"] >> r["order"]
-    top = (r["minflt"] + r["majflt"] if r["workload"].endswith("-cold")
+    top = (r["minflt"] + r["majflt"] if is_cold(r["workload"])
            else min(r["minflt"] + r["majflt"],
                     windows + FIO_OWN * r["threads"]))
     return windows <= own <= top

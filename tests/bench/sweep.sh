@@ -189,16 +189,13 @@ restore() {
 	rm -f "$held" "$counts" "$dir/fa-fio.json" "$dir/fa-bench.file" "$dir/fa-sparse.file" "$dir/fa-mixed.file" \
 		"$dir/fa-probe.file"
 	[ ! -d "$cg" ] || rmdir "$cg"
-	for m in "$dir/fa-huge" "$dir/fa-ext4"; do
+	# The toolchain's read-only image: nothing of ours to remove there.
+	for m in "$dir/fa-huge" "$dir/fa-ext4" "$dir/fa-tc/fa-out" "$dir/fa-tc"; do
 		dev=$(awk -v m="$m" '$2 == m { print $1 }' /proc/mounts)
 		[ -n "$dev" ] || continue
-		rm -f "$m/fa-bench.file" "$m/fa-hot.file" "$m/fa-hole.file" "$m/fa-hole-1g.file"
+		[ "${m#"$dir/fa-tc"}" != "$m" ] ||
+			rm -f "$m/fa-bench.file" "$m/fa-hot.file" "$m/fa-hole.file" "$m/fa-hole-1g.file"
 		umount "$m"
-		case $dev in /dev/loop*) losetup -d "$dev" ;; esac
-	done
-	for m in "$dir/fa-tc/fa-out" "$dir/fa-tc"; do
-		dev=$(awk -v m="$m" '$2 == m { print $1 }' /proc/mounts)
-		[ -z "$dev" ] || umount "$m"
 		case $dev in /dev/loop*) losetup -d "$dev" ;; esac
 	done
 	rmdir "$dir/fa-huge" "$dir/fa-ext4" "$dir/fa-tc" 2>/dev/null || true
@@ -282,27 +279,29 @@ state_dir() {
 	ext4|ext4-cold|ext4-sparse)
 		[ -n "$image" ] || return
 		mkdir -p "$dir/fa-ext4"
-		if ! grep -q " $dir/fa-ext4 " /proc/mounts; then
-			loop=$(losetup -f) && losetup "$loop" "$image" &&
-				mount -t ext4 "$loop" "$dir/fa-ext4" || return
-		fi
+		grep -q " $dir/fa-ext4 " /proc/mounts ||
+			loop_mount "$image" "$dir/fa-ext4" || return
 		echo "$dir/fa-ext4" ;;
 	*)	return 1 ;;
 	esac
 }
+# loop_mount <image> <dir> [-r]: the ext4 image on a loop device at dir
+# (-r: read-only); the device freed again where the mount fails.
+loop_mount() {
+	local loop
+	loop=$(losetup -f) && losetup $3 "$loop" "$1" || return
+	mount -t ext4 ${3:+-o ro} "$loop" "$2" && return
+	losetup -d "$loop"
+	return 1
+}
 # toolchain: the -B image's root, mounted read-only with a tmpfs for the
 # outputs, on first use; fails without -B or root.
 toolchain() {
-	local root=$dir/fa-tc loop
+	local root=$dir/fa-tc
 	[ -n "$tc_img" ] || return
 	if ! grep -q " $root " /proc/mounts; then
-		mkdir -p "$root" && loop=$(losetup -f) && losetup -r "$loop" "$tc_img" ||
-			return
-		if ! mount -t ext4 -o ro "$loop" "$root"; then
-			losetup -d "$loop"
-			return 1
-		fi
-		mount -t tmpfs -o size=64m fa-out "$root/fa-out" || return
+		mkdir -p "$root" && loop_mount "$tc_img" "$root" -r &&
+			mount -t tmpfs -o size=64m fa-out "$root/fa-out" || return
 	fi
 	echo "$root"
 }
@@ -341,9 +340,21 @@ file_of() {
 }
 file_mib() {
 	case $1 in
+	*/fa-hole-1g.file) echo 1024 ;;
+	*/fa-hot.file) echo $((mib / 4)) ;;
 	*/fa-sparse.file) echo "$sparse_mib" ;;
 	*/fa-mixed.file) echo "${sparse_mib:-$mib}" ;;
 	*) echo "$mib" ;;
+	esac
+}
+# make_file <file>: made once, of file_mib's size: written (all of it
+# in the page cache), or for a hole file (@ext4-sparse, sparse-1g) a
+# sparse one, holes only.
+make_file() {
+	[ ! -f "$1" ] || return 0
+	case $1 in
+	*/fa-hole*.file) truncate -s "$(file_mib "$1")M" "$1" ;;
+	*) $bench -C -f "$1" -m "$(file_mib "$1")" ;;
 	esac
 }
 # Each workload's page-cache state ready, its file written once; what
@@ -362,9 +373,9 @@ for w in $workloads; do
 		elif ! cgroup > /dev/null; then
 			ok="no cgroup v2 memory controller here (CONFIG_MEMCG, root)"
 		else
-			for f in "$d/fa-bench.file:$mib" "$d/fa-hot.file:$((mib / 4))"; do
-				[ -f "${f%:*}" ] || $bench -C -f "${f%:*}" -m "${f##*:}" ||
-					die "cannot write ${f%:*} (the ext4 image holds the file and a quarter more, and its metadata)"
+			for f in "$d/fa-bench.file" "$d/fa-hot.file"; do
+				make_file "$f" ||
+					die "cannot write $f (the ext4 image holds the file and a quarter more, and its metadata)"
 			done
 			ok=1
 		fi ;;
@@ -374,8 +385,7 @@ for w in $workloads; do
 		if ! d=$(state_dir ext4 2>/dev/null); then
 			ok="no ext4 here (-e and root)"
 		else
-			[ -f "$d/fa-hole-1g.file" ] || truncate -s 1G "$d/fa-hole-1g.file" ||
-				die "cannot make $d/fa-hole-1g.file"
+			make_file "$d/fa-hole-1g.file" || die "cannot make $d/fa-hole-1g.file"
 			ok=1
 		fi ;;
 	build|rebuild)
@@ -409,13 +419,7 @@ for w in $workloads; do
 				ok="its file, a page table, is $sparse_mib MiB: more than a third of the memory"
 			else
 				for f in $f $([ "${w%@*}" != mixed ] || echo "$d/fa-mixed.file"); do
-					if [ "${f##*/}" = fa-hole.file ]; then
-						[ -f "$f" ] || truncate -s "${mib}M" "$f" ||
-							die "cannot make the sparse $f"
-					else
-						[ -f "$f" ] || $bench -C -f "$f" -m "$(file_mib "$f")" ||
-							die "cannot write $f"
-					fi
+					make_file "$f" || die "cannot write $f"
 				done
 				# The first shared writes of the file cost more
 				# than the later ones (0.79 and 1.27 of the next in
