@@ -245,6 +245,12 @@ static unsigned int next_rand(unsigned int *s)
 	return *s;
 }
 
+/* The reads of one page in STRIDE_PAGES over @pages. */
+static size_t sparse_reads(size_t pages)
+{
+	return (pages + STRIDE_PAGES - 1) / STRIDE_PAGES;
+}
+
 /* The pages a pass reads (or, for vmas, the page pairs), summed over the
  * workers where each reads its share. */
 static size_t touches(void)
@@ -255,11 +261,9 @@ static size_t touches(void)
 	case VMAS:
 		return npages / 2;
 	case SEQSPARSE:
-		return npages / 2 + (npages - npages / 2 + STRIDE_PAGES - 1) /
-			STRIDE_PAGES;
+		return npages / 2 + sparse_reads(npages - npages / 2);
 	case SPARSESEQ:
-		return (npages / 2 + STRIDE_PAGES - 1) / STRIDE_PAGES +
-			npages - npages / 2;
+		return sparse_reads(npages / 2) + npages - npages / 2;
 	default:
 		return npages;
 	}
@@ -753,7 +757,7 @@ static void many_maps(const char *path)
  */
 static size_t held_page(size_t i, unsigned int *s)
 {
-	size_t half = npages / 2, nsparse = (half + STRIDE_PAGES - 1) / STRIDE_PAGES;
+	size_t half = npages / 2, nsparse = sparse_reads(half);
 
 	switch (workload) {
 	case HOTREUSE:	/* the second quarter */
