@@ -5,7 +5,6 @@
  *   iface.c     the debugfs files, and who may use them
  *   policy.c    the fault path: the policy the kernel calls
  *   override.c  the overrides: set, remove, list, follow their VMA
- *   adapt.c     the adaptive policy: an order per mapping, its state
  *   hook.c      the kernel's hook, registered while anything uses it
  *   stats.c     the fault path's statistics, per CPU
  *   table.c     the hash of overrides by VMA that the fault path searches
@@ -24,10 +23,11 @@
 #endif
 /*
  * The hook comes from the lab part of the series, which is never sent;
- * version 2 tells the policy of copied VMAs, which the overrides follow.
+ * version 2 tells the policy of copied VMAs, which the overrides follow,
+ * and 3 exports the switch of the kernel's adaptive policy.
  */
-#if !defined(HAVE_FAULT_AROUND_POLICY) || HAVE_FAULT_AROUND_POLICY < 2
-#error "mod_faultaround needs the faultaround lab patch (patches/lab/) with ->vma_dup()"
+#if !defined(HAVE_FAULT_AROUND_POLICY) || HAVE_FAULT_AROUND_POLICY < 3
+#error "mod_faultaround needs the faultaround lab patch (patches/lab/) with fault_around_set_adaptive()"
 #endif
 
 #include <linux/bits.h>
@@ -76,10 +76,7 @@ int mfa_parse_uint(const char *buf, size_t len, unsigned int max,
 int mfa_parse_policy(const char *buf, size_t len, bool *adaptive,
 		     const char **why);
 
-/*
- * A node of a hash keyed by VMA: the overrides (table.c) and the adaptive
- * policy's state (adapt.c).
- */
+/* A node of a hash keyed by VMA: the overrides' (table.c). */
 struct mfa_vnode {
 	struct hlist_node node;
 	const struct vm_area_struct *vma;	/* the key */
@@ -173,96 +170,6 @@ struct mfa_stats {
 };
 
 void mfa_stats_read(struct mfa_stats *s);
-
-/* adapt.c: the limits, documented in Documentation/adaptive.rst */
-#define MFA_ADAPT_MAX_MAPPINGS	4096	/* tracked at once; more keep the global order */
-#define MFA_ADAPT_IDLE		HZ	/* no fault for that long: freed for another when full */
-#define MFA_ADAPT_EVICT_BUCKETS	4	/* buckets searched for an idle mapping */
-#define MFA_ADAPT_TASK_BITS	2
-#define MFA_ADAPT_TASKS		BIT(MFA_ADAPT_TASK_BITS)	/* slots for major faults */
-#define MFA_ADAPT_MAX_BITS	4096	/* a mapping's bitmap: 512 bytes at most */
-#define MFA_ADAPT_HASH_BITS	10	/* 1024 buckets of mappings */
-#define MFA_ADAPT_LOCKS		64	/* locks for their insertions and removals */
-#define MFA_ADAPT_START_ORDER	2U	/* a new mapping's order */
-#define MFA_ADAPT_DENSE		64	/* revisits before they count as near */
-#define MFA_ADAPT_SMALL_MIN	SZ_32K	/* the least a fault maps in a small mapping */
-
-/*
- * What the policy decides from, per mapping: the order now, the last
- * fault, the faults that moved the order, and a bit per block of pages
- * (mfa_adapt_block_shift()) that a fault's window covered, the block's
- * number modulo 2^shift.
- */
-struct mfa_adapt_state {
-	unsigned long last;		/* the last fault's page + 1; 0: none */
-	unsigned int order, shift;
-	unsigned int min_order;		/* the least a fault uses: mfa_adapt_min_order() */
-	bool cold;			/* a major fault seen: readahead's pace */
-	unsigned long hits, misses, unfilled, revisits;
-	unsigned long blocks[];
-};
-
-/*
- * The adaptive policy's state by VMA (struct mfa_adapt, adapt.c's own).
- * Lookups take RCU alone.  The module keeps one; the KUnit suite makes
- * its own.
- */
-struct mfa_adapt_table {
-	/* Set once, by mfa_adapt_table_init(): */
-	unsigned int limit;		/* tracked at most */
-	unsigned long idle;		/* no fault for that long: idle */
-	/* Per CPU, as once the table is full every such fault counts: */
-	unsigned long __percpu *untracked;	/* faults of untracked mappings */
-	unsigned long __percpu *evicted;	/* idle state freed for another's */
-	struct hlist_head hash[1 << MFA_ADAPT_HASH_BITS];
-	/*
-	 * By bucket: no mapping in it or the next ones is idle before this
-	 * time, as the last search found; until then a full table turns a
-	 * new mapping away without searching.
-	 */
-	unsigned long idle_at[1 << MFA_ADAPT_HASH_BITS];
-	/*
-	 * By bucket, for what changes it: a mapping's first fault, the free
-	 * of a tracked VMA, an eviction, clearing the table; never a fault
-	 * of a tracked mapping.
-	 */
-	spinlock_t locks[MFA_ADAPT_LOCKS];
-	/* Written at every insertion and removal: a line of its own. */
-	atomic_t nr ____cacheline_aligned_in_smp;	/* mappings tracked */
-};
-
-struct mfa_adapt;
-void mfa_adapt_table_init(struct mfa_adapt_table *t, unsigned int limit,
-			  unsigned long idle, unsigned long __percpu *untracked,
-			  unsigned long __percpu *evicted);
-struct mfa_adapt *mfa_adapt_get(struct mfa_adapt_table *t,
-				struct vm_area_struct *vma);
-void mfa_adapt_forget(struct mfa_adapt_table *t,
-		      const struct vm_area_struct *vma);
-void mfa_adapt_table_clear(struct mfa_adapt_table *t);
-void mfa_adapt_table_counts(struct mfa_adapt_table *t, unsigned int *tracked,
-			    unsigned long *untracked, unsigned long *evicted);
-unsigned int mfa_adapt_block_shift(void);
-unsigned int mfa_adapt_max_order(void);
-unsigned int mfa_adapt_min_order(unsigned long pages);
-unsigned int mfa_adapt_bitmap_shift(unsigned long pages);
-void mfa_adapt_state_init(struct mfa_adapt_state *s, unsigned int shift,
-			  unsigned int min_order);
-unsigned int mfa_adapt_step(struct mfa_adapt_state *s, unsigned long page,
-			    bool major, unsigned int ra_order);
-unsigned int mfa_adapt_ra_order(const struct file *file);
-bool mfa_adapt_task_major(unsigned long *task, unsigned int *majflt,
-			  unsigned long me, unsigned int maj);
-unsigned int mfa_adapt_order(struct vm_area_struct *vma, unsigned long address,
-			     unsigned int order);
-void mfa_adapt_vma_free(struct vm_area_struct *vma);
-int mfa_adapt_set(bool on, const char **why);
-bool mfa_adapt_enabled(void);
-void mfa_adapt_show(struct seq_file *m);
-void mfa_adapt_counts(unsigned int *tracked, unsigned long *untracked,
-		      unsigned long *evicted);
-void mfa_adapt_init(void);
-void mfa_adapt_exit(void);
 
 /* iface.c */
 int mfa_iface_init(void);

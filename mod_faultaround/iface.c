@@ -304,8 +304,7 @@ static int mfa_vm_read(unsigned long val[2])
 
 static int mfa_stats_show(struct seq_file *m, void *v)
 {
-	unsigned long vm[2], untracked, evicted;
-	unsigned int tracked;
+	unsigned long vm[2];
 	struct mfa_stats st;
 	unsigned int o;
 	int err;
@@ -322,11 +321,6 @@ static int mfa_stats_show(struct seq_file *m, void *v)
 		seq_printf(m, "fault_around %lu\nfault_around_mapped %lu\n",
 			   vm[0] - mfa_vm_base[0], vm[1] - mfa_vm_base[1]);
 	mutex_unlock(&mfa_base_lock);
-	mfa_adapt_counts(&tracked, &untracked, &evicted);
-	seq_printf(m, "adaptive_mappings %u\n", tracked);
-	seq_printf(m, "adaptive_limit %u\n", MFA_ADAPT_MAX_MAPPINGS);
-	seq_printf(m, "adaptive_untracked %lu\n", untracked);
-	seq_printf(m, "adaptive_evicted %lu\n", evicted);
 	seq_printf(m, "overrides_uncopied %lu\n", mfa_overrides_uncopied());
 	return 0;
 }
@@ -385,7 +379,7 @@ static const struct file_operations mfa_stats_fops = {
 
 static int mfa_policy_show(struct seq_file *m, void *v)
 {
-	seq_puts(m, mfa_adapt_enabled() ? "adaptive\n" : "off\n");
+	seq_puts(m, fault_around_adaptive_enabled() ? "adaptive\n" : "off\n");
 	return 0;
 }
 
@@ -406,9 +400,11 @@ static ssize_t mfa_policy_write(struct file *file, const char __user *ubuf,
 	if (err)
 		return err;
 	err = mfa_parse_policy(buf, len, &adaptive, &why);
-	if (!err)
-		err = mfa_adapt_set(adaptive, &why);
-	return err ? mfa_refuse(file, err, why) : len;
+	if (err)
+		return mfa_refuse(file, err, why);
+	/* The kernel's own switch: vm.fault_around_adaptive. */
+	fault_around_set_adaptive(adaptive);
+	return len;
 }
 
 static const struct file_operations mfa_policy_fops = {
@@ -416,25 +412,6 @@ static const struct file_operations mfa_policy_fops = {
 	.open = mfa_policy_open,
 	.read = mfa_read,
 	.write = mfa_policy_write,
-	.llseek = mfa_llseek,
-	.release = single_release,
-};
-
-static int mfa_adaptive_show(struct seq_file *m, void *v)
-{
-	mfa_adapt_show(m);
-	return 0;
-}
-
-static int mfa_adaptive_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, mfa_adaptive_show, NULL);
-}
-
-static const struct file_operations mfa_adaptive_fops = {
-	.owner = THIS_MODULE,
-	.open = mfa_adaptive_open,
-	.read = mfa_read,
 	.llseek = mfa_llseek,
 	.release = single_release,
 };
@@ -497,8 +474,6 @@ int mfa_iface_init(void)
 	debugfs_create_file("vma", 0600, mfa_dir, &mfa_listing, &mfa_vma_fops);
 	debugfs_create_file("stats", 0600, mfa_dir, NULL, &mfa_stats_fops);
 	debugfs_create_file("policy", 0600, mfa_dir, NULL, &mfa_policy_fops);
-	debugfs_create_file("adaptive", 0400, mfa_dir, &mfa_listing,
-			    &mfa_adaptive_fops);
 	return 0;
 }
 

@@ -9,8 +9,8 @@
  *          <address> default", "clear"; reading lists them
  *   stats  faults decided per order, override hits and misses, and the
  *          kernel's fault_around counters since load; "0" resets
- *   policy "off" or "adaptive": an order per mapping from its faults
- *   adaptive  the mappings the adaptive policy tracks, one per line
+ *   policy "off" or "adaptive": the kernel's adaptive policy
+ *          (vm.fault_around_adaptive), switched and read
  *
  * See Documentation/module.rst in the faultaround project.
  */
@@ -41,7 +41,6 @@ static int __init mfa_init(void)
 	mfa_stats_init();
 	mfa_hook_init(&mfa_policy);
 	mfa_overrides_init();
-	mfa_adapt_init();
 	return mfa_iface_init();
 }
 
@@ -49,8 +48,10 @@ static void __exit mfa_exit(void)
 {
 	/* No new requests: removal waits for the ones in progress. */
 	mfa_iface_exit();
-	/* Adaptive off first: the overrides' exit waits for the last hook. */
-	mfa_adapt_exit();
+	/*
+	 * The kernel's adaptive policy stays as it is: it runs no code of
+	 * this module, and vm.fault_around_adaptive shows it.
+	 */
 	mfa_overrides_exit();
 }
 

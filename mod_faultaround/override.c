@@ -388,8 +388,8 @@ void mfa_overrides_init(void)
 /**
  * mfa_overrides_exit - remove every override, for unload
  *
- * After mfa_adapt_exit(): once the overrides' registration goes, no hook
- * runs, so none can schedule the work or free an override after this.
+ * Once the overrides' registration goes, no hook runs, so none can
+ * schedule the work or free an override after this.
  */
 void mfa_overrides_exit(void)
 {

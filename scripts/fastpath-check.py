@@ -3,13 +3,14 @@
 """Prove from an x86_64 object file that no call to a forbidden function is
 reachable from a start function while a static key is disabled.
 
-usage: fastpath-check.py OBJ START KEY FORBIDDEN_REGEX
+usage: fastpath-check.py OBJ START KEY[,KEY...] FORBIDDEN_REGEX
 
 The walk follows the disassembly (objdump -dr) from START through direct
 calls and jumps to code of OBJ, across sections (.text.unlikely,
-.altinstr_aux, ...) through their relocations.  At a jump-label site of KEY
-(from __jump_table's relocations) it takes only the successor the site has
-while KEY is disabled; every other jump-label site has both successors.
+.altinstr_aux, ...) through their relocations.  At a jump-label site of a
+KEY (from __jump_table's relocations) it takes only the successor the site
+has while that KEY is disabled; every other jump-label site has both
+successors.  Every KEY must have a site on the walked path.
 Alternative replacements and exception fixups are successors too.  Anything
 it cannot decide adds reachability, so a false PASS needs a missed edge.
 
@@ -203,19 +204,23 @@ def main():
         sys.exit(__doc__)
     path, start, key, forbidden = sys.argv[1:]
     forbidden = re.compile(forbidden)
+    keys = key.split(",")
     obj = Obj(path)
 
-    if key not in obj.symbols:
-        fail(f"{path} has no symbol {key}: the tree has no fault-around "
-             "policy key, so there is no fast path to check")
+    for k in keys:
+        if k not in obj.symbols:
+            fail(f"{path} has no symbol {k}: the tree has no such "
+                 "fault-around key, so there is no fast path to check")
     if start not in obj.symbols or not obj.symbols[start][0]:
         fail(f"{path} does not define {start}")
 
     sites = jump_sites(obj, key)
-    ours = {a for a, s in sites.items() if s[1] == key}
-    if not ours:
-        fail(f"no jump-label site of {key} in {path}: the static-branch test "
-             "of the key is gone (or the key is tested another way)")
+    ours = {a for a, s in sites.items() if s[1] in keys}
+    for k in keys:
+        if not any(s[1] == k for s in sites.values()):
+            fail(f"no jump-label site of {k} in {path}: the static-branch "
+                 "test of the key is gone (or the key is tested another "
+                 "way)")
     for a in sites:
         if a not in obj.insns:
             fail(f"jump-label site {a[0]}+{a[1]:#x} is not an instruction")
@@ -299,9 +304,9 @@ def main():
 
         if node in sites:
             to, name, branch = sites[node]
-            if name == key:
+            if name in keys:
                 ours_seen.add(node)
-                visit(to if branch else fall, node, f"{key} off")
+                visit(to if branch else fall, node, f"{name} off")
             else:
                 visit(to, node, f"{name} on")
                 visit(fall, node, f"{name} off")
@@ -342,7 +347,7 @@ def main():
             path, n = [], node
             while parent[n]:
                 frm, how = parent[n]
-                if how.startswith(("call", "tail call")) or how == f"{key} off":
+                if how.startswith(("call", "tail call")) or how.endswith(" off"):
                     path.append(f"{obj.func_at(*frm)} ({how})")
                 n = frm
             path.reverse()
@@ -351,9 +356,10 @@ def main():
             print("  path: " + " -> ".join([start] + path +
                                           [obj.func_at(*node)]))
         sys.exit(1)
-    if not ours_seen:
-        fail(f"{len(ours)} jump-label site(s) of {key}, but none on the "
-             f"path from {start}: the hook is not where the check looks")
+    for k in keys:
+        if not any(sites[n][1] == k for n in ours_seen):
+            fail(f"jump-label site(s) of {k}, but none on the path from "
+                 f"{start}: the hook is not where the check looks")
     print(f"PASS: no call matching {forbidden.pattern} reachable from {start} "
           f"with {key} disabled; {len(ours)} jump-label site(s) of {key}, "
           f"{len(ours_seen)} on the path; {len(parent)} instructions walked")

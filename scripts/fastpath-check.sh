@@ -1,19 +1,21 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Prove from the object code that the per-VMA fault-around policy hook costs
-# nothing while no policy is registered: in the x86_64 mm/memory.o, no call
-# to a hook function is reachable from handle_mm_fault() with the static key
-# disabled, and in kernel/fork.o and mm/vma.o none from vm_area_free(),
-# vm_area_dup() or remove_vma().  Built twice, CONFIG_KUNIT=n and =m: a
+# Prove from the object code that the per-VMA fault-around policy hook and
+# the kernel's adaptive policy cost nothing while off: in the x86_64
+# mm/memory.o, no call to either is reachable from handle_mm_fault() with
+# both static keys disabled, and in kernel/fork.o and mm/vma.o none from
+# vm_area_free(), vm_area_dup() or remove_vma().  Built twice, CONFIG_KUNIT=n and =m: a
 # test option must not change the fault path (in v5, VISIBLE_IF_KUNIT made
 # the helpers global).
 # Usage: fastpath-check.sh  (FASTPATH_KUNIT="n m" picks the variants)
 . "$(dirname "$0")/lib.sh"
 require_tree
 
-# The hook's functions: none may be called on the fast path.
-FORBIDDEN='^(fault_around|should_fault_around|fault_around_call_policy|fault_around_policy_order)$'
+# The hook's functions and the adaptive policy's: none may be called on the
+# fast path.
+FORBIDDEN='^(fault_around|should_fault_around|fault_around_call_policy|fault_around_policy_order|fault_around_adaptive)$'
 KEY=fault_around_policy_key
+KEYS=$KEY,fault_around_adaptive_key
 START=handle_mm_fault
 # The same key guards the policy's ->vma_free() and ->vma_dup() where VMAs
 # are freed and copied.
@@ -46,7 +48,7 @@ for kunit in ${FASTPATH_KUNIT:-n m}; do
 	[ -f "$out/kernel/fork.o" ] || die "no $out/kernel/fork.o"
 	[ -f "$out/mm/vma.o" ] || die "no $out/mm/vma.o"
 	echo "== CONFIG_KUNIT=$kunit"
-	if "$TOP/scripts/fastpath-check.py" "$out/mm/memory.o" "$START" "$KEY" "$FORBIDDEN" &&
+	if "$TOP/scripts/fastpath-check.py" "$out/mm/memory.o" "$START" "$KEYS" "$FORBIDDEN" &&
 	   "$TOP/scripts/fastpath-check.py" "$out/kernel/fork.o" vm_area_free "$KEY" "$FREE_FORBIDDEN" &&
 	   "$TOP/scripts/fastpath-check.py" "$out/kernel/fork.o" vm_area_dup "$KEY" "$DUP_FORBIDDEN" &&
 	   "$TOP/scripts/fastpath-check.py" "$out/mm/vma.o" remove_vma "$KEY" "$FREE_FORBIDDEN"; then
@@ -57,33 +59,42 @@ for kunit in ${FASTPATH_KUNIT:-n m}; do
 	fi
 done
 
-# The control: the same check must fail once fault_around() is out of line
-# (a scratch commit, never a branch), or it proves nothing.
-if [ -z "${FASTPATH_REV:-}" ]; then
+# control <name> <sed expression> <callee>: the same check on a scratch
+# commit (never a branch) whose mm/memory.c the expression breaks must
+# report a call to <callee>, or it proves nothing.
+control() {
+	local src blob index tree rev res out=$BUILD/out/fastpath-kunit-n
 	src=$(git -C "$TREE" show "$commit:mm/memory.c")
-	inline='static __always_inline vm_fault_t fault_around('
-	grep -qF "$inline" <<< "$src" ||
-		die "control: mm/memory.c has no '$inline' to make out of line"
-	blob=$(sed "s/^${inline%(}(/static noinline vm_fault_t fault_around(/" <<< "$src" |
-		git -C "$TREE" hash-object -w --stdin)
+	res=$(sed "$2" <<< "$src")
+	[ "$res" != "$src" ] || die "control $1: the expression changed nothing in mm/memory.c"
+	blob=$(git -C "$TREE" hash-object -w --stdin <<< "$res")
 	index=$(mktemp)
 	GIT_INDEX_FILE=$index git -C "$TREE" read-tree "$commit"
 	GIT_INDEX_FILE=$index git -C "$TREE" update-index --cacheinfo "100644,$blob,mm/memory.c"
 	tree=$(GIT_INDEX_FILE=$index git -C "$TREE" write-tree)
 	rm -f "$index"
-	control=$(git -C "$TREE" commit-tree "$tree" -p "$commit" -m "fastpath control: fault_around() out of line")
-	out=$BUILD/out/fastpath-kunit-n
-	log "control: fault_around() noinline, CONFIG_KUNIT=n"
-	build "$control" "$out"
-	echo "== control: fault_around() out of line"
-	res=$("$TOP/scripts/fastpath-check.py" "$out/mm/memory.o" "$START" "$KEY" "$FORBIDDEN" || true)
+	rev=$(git -C "$TREE" commit-tree "$tree" -p "$commit" -m "fastpath control: $1")
+	log "control: $1, CONFIG_KUNIT=n"
+	build "$rev" "$out"
+	echo "== control: $1"
+	res=$("$TOP/scripts/fastpath-check.py" "$out/mm/memory.o" "$START" "$KEYS" "$FORBIDDEN" || true)
 	echo "$res"
-	if grep -q '^FAIL: call to fault_around ' <<< "$res"; then
-		summary+=("control FAILS as it must")
+	if grep -q "^FAIL: call to $3 " <<< "$res"; then
+		summary+=("control '$1' FAILS as it must")
 	else
-		summary+=("control PASSED: the check cannot see an out-of-line hook")
+		summary+=("control '$1' PASSED: the check cannot see it")
 		fail=1
 	fi
+}
+
+if [ -z "${FASTPATH_REV:-}" ]; then
+	inline='static __always_inline vm_fault_t fault_around('
+	control "fault_around() out of line" \
+		"s/^${inline%(}(/static noinline vm_fault_t fault_around(/" fault_around
+	# The key stays, guarding something else; the policy's call does not.
+	control "adaptive policy outside its key" \
+		's/^\tif (order \&\& static_branch_unlikely(\&fault_around_adaptive_key))$/&\n\t\torder++;\n\tif (order)/' \
+		fault_around_adaptive
 fi
 line=$(printf '%s, ' "${summary[@]}")
 echo "== fastpath: ${line%, }"
