@@ -55,10 +55,10 @@
 #        with GUEST=arm64-*, CPU=max boots QEMU's max CPU, whose hardware
 #        Access flag makes the prefaulted PTEs old (into
 #        build/bench-pressure-<guest>-max/): the contrast with
-#        cortex-a57's young ones; with POLICY=adaptive (x86_64), the
-#        module's adaptive policy beside the orders, into
-#        build/bench-pressure-adaptive/: the report holds its refaults,
-#        activations and faults against the default order's
+#        cortex-a57's young ones; with POLICY=adaptive, the kernel's
+#        adaptive policy beside the orders, into
+#        build/bench-pressure[-<guest>]-adaptive/: the report holds its
+#        refaults, activations and faults against the default order's
 #   POSTED=1 sweeps the upstream patches alone, as make send posts them:
 #        no lab patch and no KUnit (kernel.sh release-p<N>, N the last
 #        upstream patch), into build/bench-posted/ (x86_64 only); the
@@ -69,9 +69,11 @@
 #   QUICK=1 a smoke sweep (orders 0-4, 1 boot, 16 MiB) into
 #           build/bench-quick/, which fails unless the results have the
 #           expected shape (scripts/bench-shape.py)
-#   POLICY=adaptive adds mod_faultaround's adaptive policy as a column
-#        (each repetition's shuffled orders get one adaptive run) and the
-#        mixed workload, into build/bench-adaptive/ (x86_64 only)
+#   POLICY=adaptive adds the kernel's adaptive policy
+#        (vm.fault_around_adaptive, capped by the default order) as a
+#        column (each repetition's shuffled orders get one adaptive run)
+#        and the mixed and held-out workloads, into build/bench-adaptive/
+#        (build/bench-<guest>-adaptive/ on another guest)
 #   ARCH=arm64|powerpc|arm runs the sweep on that architecture's guests
 #        (lib.sh's GUESTS: 4KiB and 64KiB pages; arm: 4KiB only), one
 #        after the other, each into build/bench-<guest>/, with a 60 MiB
@@ -103,15 +105,12 @@ esac
 if [ "${PRESSURE:-0}" = 1 ]; then
 	[ "${QUICK:-0}${AB:-0}${AA:-0}${NATIVE:-0}" = 0000 ] ||
 		die "PRESSURE=1: not with QUICK=1, AB=1, AA=1 or NATIVE=1"
-	[ "$POLICY" = off ] || [ "$GUEST" = x86_64 ] ||
-		die "PRESSURE=1 POLICY=adaptive: the module is x86_64's, not GUEST=$GUEST's"
 elif [ -n "${CPU:-}" ]; then
 	die "CPU=$CPU: PRESSURE=1's only"
 fi
 if [ "$GUEST" != x86_64 ]; then
-	[ "${QUICK:-0}${AB:-0}${AA:-0}${NATIVE:-0}${POSTED:-0}" = 00000 ] &&
-		[ "$POLICY" = off ] || [ "${PRESSURE:-0}" = 1 ] ||
-		die "QUICK=1, AB=1, AA=1, NATIVE=1, POSTED=1 and POLICY= are x86_64's: not with GUEST=$GUEST"
+	[ "${QUICK:-0}${AB:-0}${AA:-0}${NATIVE:-0}${POSTED:-0}" = 00000 ] ||
+		die "QUICK=1, AB=1, AA=1, NATIVE=1 and POSTED=1 are x86_64's: not with GUEST=$GUEST"
 	variant=$GUEST MIB=${MIB:-60} MODCOST=0	# the module is x86_64's
 fi
 
@@ -171,8 +170,11 @@ elif [ "${POSTED:-0}" = 1 ]; then
 	out=$BUILD/bench-posted
 elif [ "$POLICY" = adaptive ]; then
 	out=$BUILD/bench-adaptive
-	# Every goal on every workload, public and held-out, in the same boots.
-	WORKLOADS=${WORKLOADS:-$WORKLOADS_ALL mixed $WORKLOADS_HELDOUT $WORKLOADS_PUBLIC}
+	# Every goal on every workload, public and held-out, in the same boots
+	# (the public programs are x86_64's guest's only).
+	public=$WORKLOADS_PUBLIC
+	[ "$GUEST" = x86_64 ] || out=$BUILD/bench-$GUEST-adaptive public=
+	WORKLOADS=${WORKLOADS:-$WORKLOADS_ALL mixed $WORKLOADS_HELDOUT $public}
 elif [ "$GUEST" = x86_64 ]; then
 	out=$BUILD/bench
 else
@@ -257,7 +259,7 @@ sweep() {
 	# needs kunit.ko, which the initramfs does not carry.
 	case $variant in base*|release-p*|*-kunit-m) modcost=0 ;; esac
 	kernel=$("$TOP/scripts/kernel.sh" "$variant" | tail -n1)
-	[ "$modcost$POLICY" = 0off ] || "$TOP/scripts/module.sh" "$variant" >&2
+	[ "$modcost" = 0 ] || "$TOP/scripts/module.sh" "$variant" >&2
 	# One initramfs per kernel for the whole bench, not one per boot.
 	[ -n "${initrds[$variant]:-}" ] ||
 		initrds[$variant]=$(BENCH_FIO=$fio_rows BENCH_BUILD=$build_rows \

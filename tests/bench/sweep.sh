@@ -46,14 +46,14 @@
 # over a sparse file of 1 GiB on the ext4 image (-e), one page per page
 # table, dropped before each run: more than a per-mapping state's reach.
 #
-# -a adds a run of mod_faultaround's adaptive policy (setup adaptive, at
-# the kernel's default order) to each repetition's shuffled orders; the
-# module stays loaded, idle (no policy registered), for the other runs.
+# -a adds a run of the kernel's adaptive policy (vm.fault_around_adaptive,
+# setup adaptive, at the kernel's default order, its cap) to each
+# repetition's shuffled orders.
 #
 # -k adds the module-cost runs, at the kernel's default order: the module
-# not loaded (setup mod-off), loaded with no override (mod-idle), loaded
-# with 256 overrides on another process's mappings (mod-256), and loaded
-# with its adaptive policy on (mod-adaptive), interleaved the same way.
+# not loaded (setup mod-off), loaded with no override (mod-idle), and
+# loaded with 256 overrides on another process's mappings (mod-256),
+# interleaved the same way.
 # The order runs have setup "sweep".
 #
 # hotcold (fa-bench -w hotcold) reads a stream, the file, in order in 16
@@ -100,14 +100,14 @@
 
 orders=all reps=3 threads=1 tasks=auto ptes=
 workloads="seq rand sparse mmap-pread-seq mmap-pread-rand anon exec dynexec"
-mib=auto bench=fa-bench dyn= image= dir=/tmp ko= ako= perf= limit= fio= tc_img=
-while getopts o:r:t:T:w:m:b:x:e:d:k:a:p:M:F:B: opt; do
+mib=auto bench=fa-bench dyn= image= dir=/tmp ko= adaptive= perf= limit= fio= tc_img=
+while getopts o:r:t:T:w:m:b:x:e:d:k:ap:M:F:B: opt; do
 	case $opt in
 	o) orders=$OPTARG ;; r) reps=$OPTARG ;; t) threads=$OPTARG ;;
 	T) tasks=$OPTARG ;;
 	w) workloads=$OPTARG ;; m) mib=$OPTARG ;; b) bench=$OPTARG ;;
 	x) dyn=$OPTARG ;; e) image=$OPTARG ;; d) dir=$OPTARG ;;
-	k) ko=$OPTARG ;; a) ako=$OPTARG ;; p) perf=$OPTARG ;;
+	k) ko=$OPTARG ;; a) adaptive=1 ;; p) perf=$OPTARG ;;
 	M) limit=$OPTARG ;; F) fio=$OPTARG ;; B) tc_img=$OPTARG ;; *) exit 2 ;;
 	esac
 done
@@ -149,9 +149,11 @@ elif saved=$(cat $dbg/fault_around_bytes 2>/dev/null); then
 	while [ $((page << current)) -lt "$saved" ]; do current=$((current + 1)); done
 	! echo "$saved" 2>/dev/null > $dbg/fault_around_bytes || knob=bytes
 fi
-for m in $ko $ako; do
+[ -z "$adaptive" ] || [ -w /proc/sys/vm/fault_around_adaptive ] ||
+	die "-a needs the patched kernel's vm.fault_around_adaptive"
+for m in $ko; do
 	[ $knob = order ] ||
-		die "-k and -a need the patched kernel's fault_around_order, writable"
+		die "-k needs the patched kernel's fault_around_order, writable"
 	[ -r "$m" ] || die "no module $m"
 	! grep -q '^mod_faultaround ' /proc/modules ||
 		die "unload mod_faultaround first: the runs without it need that"
@@ -199,7 +201,8 @@ restore() {
 		case $dev in /dev/loop*) losetup -d "$dev" ;; esac
 	done
 	rmdir "$dir/fa-huge" "$dir/fa-ext4" "$dir/fa-tc" 2>/dev/null || true
-	[ -z "$ko$ako" ] || ! grep -q '^mod_faultaround ' /proc/modules ||
+	[ -z "$adaptive" ] || echo 0 > /proc/sys/vm/fault_around_adaptive
+	[ -z "$ko" ] || ! grep -q '^mod_faultaround ' /proc/modules ||
 		rmmod mod_faultaround
 	case $knob in
 	order)	echo "$saved" > $dbg/fault_around_order ;;
@@ -230,7 +233,7 @@ fi
 # shuffle <list>: the list in a random order.
 shuffle() { echo "$1" | tr ' ' '\n' | shuf | tr '\n' ' '; }
 
-# setup mod-off|mod-idle|mod-256|mod-adaptive: put the module in that
+# setup mod-off|mod-idle|mod-256: put the module in that
 # state.
 setup() {
 	loaded=$(grep -c '^mod_faultaround ' /proc/modules)
@@ -240,11 +243,6 @@ setup() {
 	fi
 	[ "$loaded" = 1 ] || insmod "$ko" || return
 	echo clear > $dbg/faultaround/vma || return
-	if [ "$1" = mod-adaptive ]; then
-		echo adaptive > $dbg/faultaround/policy
-		return
-	fi
-	echo off > $dbg/faultaround/policy || return
 	[ "$1" = mod-256 ] || return 0
 	if [ -z "$holder" ]; then
 		: > "$held"	# exists before the loop below reads it
@@ -259,10 +257,12 @@ setup() {
 	done < "$held"
 }
 
-# policy off|adaptive: mod_faultaround's policy, the module loaded first.
+# policy off|adaptive: the kernel's adaptive policy, as a user switches it.
 policy() {
-	grep -q '^mod_faultaround ' /proc/modules || insmod "$ako" || return
-	echo "$1" > $dbg/faultaround/policy
+	local on=0
+
+	[ "$1" = off ] || on=1
+	echo $on > /proc/sys/vm/fault_around_adaptive
 }
 
 # state_dir <state>: where the file of that page-cache state is, set up
@@ -442,9 +442,9 @@ workloads=$kept
 sync	# the ext4 file clean on its device: a cold run drops and reads it
 n_orders=$(echo $orders | wc -w)
 tokens=$orders
-[ -z "$ako" ] || tokens="$orders adaptive"
+[ -z "$adaptive" ] || tokens="$orders adaptive"
 per_rep=$(echo $tokens | wc -w)
-mod_setups="mod-off mod-idle mod-256 mod-adaptive"
+mod_setups="mod-off mod-idle mod-256"
 [ -z "$ko" ] || per_rep=$((per_rep + $(echo $mod_setups | wc -w)))
 total=0
 for w in $workloads; do
@@ -580,8 +580,8 @@ for w in $workloads; do
 			done
 			rep=$((rep + 1))
 		done
-		# The next order runs are without the module: not under
-		# mod-adaptive's policy, nor beside mod-256's overrides.
+		# The next order runs are without the module: not beside
+		# mod-256's overrides.
 		[ -z "$ko" ] || setup mod-off || die "cannot unload the module"
 	done
 done

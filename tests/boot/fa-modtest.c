@@ -10,8 +10,8 @@
  * dupfail threads adaptive (default: all) and lockdown (only when named:
  * it raises the guest's lockdown for good).  "stress" unloads the module
  * while faults are in flight, "unload" under slab fault injection,
- * "adaptive" with its policy on and faults in flight; they load it again
- * from -k.
+ * "adaptive" switches the kernel's adaptive policy through the module
+ * and the sysctl, with faults in flight; they load it again from -k.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -34,8 +34,10 @@
 #include <unistd.h>
 
 #include "lab.h"
+#include "vmstat.h"
 
 #define DIR_		"/sys/kernel/debug/faultaround/"
+#define SYSCTL_ADAPTIVE	"/proc/sys/vm/fault_around_adaptive"
 #define NPAGES		4096UL
 
 static unsigned int max_order = 9;
@@ -65,10 +67,7 @@ static int cmd(const char *fmt, ...)
 	return put(DIR_ "vma", buf, strlen(buf));
 }
 
-/*
- * The whole of a file, NUL-terminated, in a static buffer: room for the
- * adaptive listing at its limit (4096 lines).
- */
+/* The whole of a file, NUL-terminated, in a static buffer. */
 static const char *slurp(const char *path)
 {
 	static char buf[1 << 20];
@@ -124,18 +123,24 @@ static int make_file(const char *path, size_t pages)
 	return fd;
 }
 
-static long read_pages(const char *p, size_t pages)
+/* Read a byte of every @stride-th page of @p's @pages: the minor faults. */
+static long read_every(const char *p, size_t pages, size_t stride)
 {
 	struct rusage a, b;
 	volatile char sink;
 	size_t i;
 
 	getrusage(RUSAGE_THREAD, &a);
-	for (i = 0; i < pages; i++)
+	for (i = 0; i < pages; i += stride)
 		sink = p[i * page_size];
 	(void)sink;
 	getrusage(RUSAGE_THREAD, &b);
 	return b.ru_minflt - a.ru_minflt;
+}
+
+static long read_pages(const char *p, size_t pages)
+{
+	return read_every(p, pages, 1);
 }
 
 /* The hits column of the override that starts at @p. */
@@ -954,50 +959,6 @@ static int set_policy(const char *s)
 	return put(DIR_ "policy", s, strlen(s));
 }
 
-/* The adaptive listing's line of the mapping at @p of process @pid, or NULL. */
-static const char *adaptive_line(pid_t pid, const void *p)
-{
-	static char line[256];
-	const char *s = slurp(DIR_ "adaptive"), *l;
-	unsigned long start;
-	long lpid;
-
-	for (l = s; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-		if (sscanf(l, "%ld %*s %lx-", &lpid, &start) == 2 &&
-		    lpid == pid && start == (unsigned long)p) {
-			snprintf(line, sizeof(line), "%.*s",
-				 (int)strcspn(l, "\n"), l);
-			return line;
-		}
-	}
-	return NULL;
-}
-
-/* The lines the adaptive listing has for process @pid. */
-static int adaptive_lines_of(pid_t pid)
-{
-	const char *s = slurp(DIR_ "adaptive"), *l;
-	int n = 0;
-	long lpid;
-
-	for (l = s; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
-		if (sscanf(l, "%ld", &lpid) == 1 && lpid == pid)
-			n++;
-	return n;
-}
-
-/* A vfork child that reads @pages pages at @p; its pid. */
-static pid_t vfork_read(const char *p, size_t pages)
-{
-	pid_t pid = vfork();
-
-	if (!pid) {
-		read_pages(p, pages);
-		_exit(0);
-	}
-	return pid;
-}
-
 /*
  * Map and fault @n one-page mappings of @fd, into @maps if not NULL;
  * how many it mapped.
@@ -1020,37 +981,7 @@ static long map_one_page_each(int fd, long n, char **maps)
 	return i;
 }
 
-/*
- * A child that maps and faults @n one-page mappings of @fd, then sleeps
- * until killed; its pid, and in @done how many it mapped.
- */
-static pid_t hog(int fd, long n, long *done)
-{
-	int pipefd[2];
-	pid_t pid;
-	long i;
-
-	*done = -1;
-	if (pipe(pipefd))
-		return -1;
-	pid = fork();
-	if (!pid) {
-		/* Not left holding the table if the test dies. */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		i = map_one_page_each(fd, n, NULL);
-		if (write(pipefd[1], &i, sizeof(i)) != sizeof(i))
-			_exit(1);
-		pause();
-		_exit(0);
-	}
-	if (pid > 0 && read(pipefd[0], done, sizeof(*done)) != sizeof(*done))
-		*done = -1;
-	close(pipefd[0]);
-	close(pipefd[1]);
-	return pid;
-}
-
-/* Switches, each a write of "adaptive" or "off"; off waits for RCU. */
+/* Switches of the kernel's policy, on and off. */
 #define FLIPS	40
 
 struct flipper {
@@ -1061,54 +992,102 @@ static void *flip_policy(void *arg)
 {
 	struct flipper *f = arg;
 
-	for (; f->flips < FLIPS; f->flips++)
-		f->errors += !!set_policy(f->flips & 1 ? "off\n" : "adaptive\n");
+	for (; f->flips < FLIPS; f->flips++) {
+		const char *v = f->flips & 1 ? "0\n" : "1\n";
+
+		/* The module's file and the sysctl in turn. */
+		if (f->flips & 2)
+			f->errors += !!put(SYSCTL_ADAPTIVE, v, 2);
+		else
+			f->errors += !!set_policy(v[0] == '1' ? "adaptive\n" : "off\n");
+	}
 	return NULL;
 }
 
+/* The sysctl's value: 0, 1, or -1 if it cannot be read. */
+static int sysctl_adaptive(void)
+{
+	const char *s = slurp(SYSCTL_ADAPTIVE);
+
+	return s[0] == '0' || s[0] == '1' ? s[0] - '0' : -1;
+}
+
 /*
- * The adaptive policy: its file, a sequential read, its state listed and
- * gone with the mapping (munmap, exit), overrides winning, the bound on
- * its state under many mappings, switching and unloading under faults.
- * The expectations come from the page-table geometry (-m, log2 of
- * PTRS_PER_PTE): the policy's largest order is an eighth of a page table.
+ * Pages fault-around maps ahead (fault_around_mapped) while reading one
+ * page per page table of a fresh mapping of @fd, of @pages pages.
+ */
+static long mapped_ahead_sparse(int fd, size_t pages)
+{
+	char *q = map_aligned(fd, pages * page_size);
+	int vfd = open("/proc/vmstat", O_RDONLY);
+	struct fa_counters a, b;
+	long faults;
+
+	fa_read_counters(vfd, &a);
+	faults = q ? read_every(q, pages, 1UL << max_order) : -1;
+	fa_read_counters(vfd, &b);
+	if (q)
+		munmap(q, pages * page_size);
+	close(vfd);
+	return faults < 0 || a.mapped < 0 ? -1 : b.mapped - a.mapped;
+}
+
+/*
+ * The kernel's adaptive policy (vm.fault_around_adaptive) through the
+ * module's policy file and the sysctl: both switch and read the one
+ * policy, refuse junk without switching it, and the policy does what the
+ * kernel's KUnit suite says on real faults, within the global order: a
+ * reader in order climbs to it, a sparse reader maps (almost) nothing
+ * ahead, an override still wins.  Under the debug kernel: many threads
+ * on one mapping, more mappings than any table would hold, switching
+ * while two threads fault, and unloading the module with the policy on,
+ * which leaves the kernel's policy as it is.  Expectations come from the
+ * page-table geometry (-m, log2 of PTRS_PER_PTE).
  */
 static void test_adaptive(void)
 {
-	unsigned int amax = max_order > 3 ? max_order - 3 : 0;
-	int fd = make_file("/tmp/fa-adaptive", NPAGES), pipefd[2], go[2], err;
-	char *p = map_aligned(fd, NPAGES * page_size), *q, c, **many;
-	long faults, limit, before, untracked, evicted, many_n, i, n;
+	size_t sparse_pages = 8UL << max_order;
+	int fd = make_file("/tmp/fa-adaptive", NPAGES), err;
+	int sfd = make_file("/tmp/fa-adaptive-sparse", sparse_pages);
+	char *p = map_aligned(fd, NPAGES * page_size), *q, **many;
+	long faults, off_ahead, on_ahead, many_n = 5000, i;
 	struct stress st = { 0 };
 	struct flipper fl = { 0 };
 	pthread_t t[3];
-	const char *line;
-	pid_t pid;
 
 	cmd("clear\n");
 	set_order(4);
-	result(!strcmp(policy_now(), "off"), "adaptive policy off at load",
-	       "policy reads '%s'", policy_now());
+	result(!strcmp(policy_now(), "off") && sysctl_adaptive() == 0,
+	       "adaptive policy off at load", "policy reads '%s', sysctl %d",
+	       policy_now(), sysctl_adaptive());
+	off_ahead = mapped_ahead_sparse(sfd, sparse_pages);
 	err = set_policy("adaptive\n");
-	result(!err && !strcmp(policy_now(), "adaptive"), "adaptive policy on",
-	       "%s, policy reads '%s'", strerror(err), policy_now());
+	result(!err && !strcmp(policy_now(), "adaptive") && sysctl_adaptive() == 1,
+	       "adaptive policy on, the sysctl agrees", "%s, policy reads '%s', sysctl %d",
+	       strerror(err), policy_now(), sysctl_adaptive());
 	err = set_policy("sometimes\n");
 	result(err == EINVAL && !strcmp(policy_now(), "adaptive"),
 	       "adaptive policy refuses junk", "%s, policy reads '%s'",
 	       strerror(err), policy_now());
+	err = put(SYSCTL_ADAPTIVE, "2\n", 2);
+	result(err == EINVAL && sysctl_adaptive() == 1,
+	       "adaptive sysctl refuses 2", "%s, sysctl %d", strerror(err),
+	       sysctl_adaptive());
 
-	/* Sequential: up to the largest order, two faults a step at most. */
+	/* In order: up one order a fault from 2 to the global order 4. */
 	faults = p ? read_pages(p, NPAGES) : -1;
-	result(faults > 0 && faults <= (long)((NPAGES >> amax) + 2 * (amax + 1)),
-	       "adaptive sequential read", "%ld faults for %lu pages, want at most %lu (order %u)",
-	       faults, NPAGES, (NPAGES >> amax) + 2 * (amax + 1), amax);
-	line = adaptive_line(getpid(), p);
-	result(line && strstr(line, "fa-modtest") &&
-	       (unsigned int)atoi(strstr(line, " order ") + 7) == amax,
-	       "adaptive state listed", "line '%s'", line ? line : "(none)");
+	result(faults > 0 && faults <= (long)((NPAGES >> 4) + 4),
+	       "adaptive sequential read climbs to the global order",
+	       "%ld faults for %lu pages, want at most %lu", faults, NPAGES,
+	       (NPAGES >> 4) + 4);
 	munmap(p, NPAGES * page_size);
-	result(!adaptive_line(getpid(), p), "adaptive state gone on munmap",
-	       "still listed: %s", adaptive_line(getpid(), p));
+
+	/* One page per page table: down to one page a fault. */
+	on_ahead = mapped_ahead_sparse(sfd, sparse_pages);
+	result(off_ahead > 0 && on_ahead >= 0 && on_ahead * 4 <= off_ahead,
+	       "adaptive sparse read maps a quarter or less ahead",
+	       "%ld pages mapped ahead with the policy on, %ld off", on_ahead,
+	       off_ahead);
 
 	/* An override wins: order 0, one fault per page. */
 	p = map_aligned(fd, NPAGES * page_size);
@@ -1119,124 +1098,55 @@ static void test_adaptive(void)
 	cmd("clear\n");
 	munmap(p, NPAGES * page_size);
 
-	/* A child's state is listed while it lives, and gone at its exit. */
-	if (pipe(pipefd) || pipe(go))
-		return;
-	pid = fork();
-	if (!pid) {
-		q = map_aligned(fd, NPAGES * page_size);
-		if (q)
-			read_pages(q, NPAGES);
-		if (write(pipefd[1], &q, sizeof(q)) != sizeof(q) ||
-		    read(go[0], &c, 1) != 1)
-			_exit(1);
-		_exit(0);
-	}
-	if (read(pipefd[0], &q, sizeof(q)) != sizeof(q))
-		q = NULL;
-	result(q && adaptive_line(pid, q), "adaptive state of a child listed",
-	       "no line for pid %d", pid);
-	if (write(go[1], "x", 1) != 1)
-		return;
-	waitpid(pid, NULL, 0);
-	result(!adaptive_lines_of(pid), "adaptive state gone at exit",
-	       "%d lines still for pid %d", adaptive_lines_of(pid), pid);
-
-	/* The bound: more one-page mappings than the limit, each faulted. */
-	limit = stat_of("adaptive_limit");
-	before = stat_of("adaptive_mappings");
-	untracked = stat_of("adaptive_untracked");
-	evicted = stat_of("adaptive_evicted");
-	many_n = limit + 100;
+	/* More mappings than any per-mapping table holds: nothing to hold. */
 	many = calloc(many_n, sizeof(*many));
 	close(fd);
 	fd = make_file("/tmp/fa-adaptive", 2 * many_n);
 	i = many ? map_one_page_each(fd, many_n, many) : 0;
-	n = stat_of("adaptive_mappings");
-	/* A slow loop's first mappings may go idle and be freed for later ones. */
-	untracked = stat_of("adaptive_untracked") - untracked +
-		    stat_of("adaptive_evicted") - evicted;
-	result(limit > 0 && i == many_n && n == limit &&
-	       untracked >= many_n - limit + before, "adaptive state bounded",
-	       "%ld mapped, %ld tracked (limit %ld, %ld before), %ld untracked or freed more",
-	       i, n, limit, before, untracked);
-	many_n = i;
-	for (i = 0; i < many_n; i++)
+	result(i == many_n, "adaptive: 5000 mappings faulted",
+	       "%ld of %ld mapped", i, many_n);
+	while (i-- > 0)
 		munmap(many[i], page_size);
-	/* None of them listed; the test's own code may have faulted anew. */
-	for (i = 0, n = 0; i < many_n; i++)
-		n += adaptive_line(getpid(), many[i]) != NULL;
-	result(!n && stat_of("adaptive_mappings") <= before + 8,
-	       "adaptive state freed with many mappings",
-	       "%ld of them still listed, %ld tracked (%ld before)", n,
-	       stat_of("adaptive_mappings"), before);
 	free(many);
+	close(fd);
+	fd = make_file("/tmp/fa-adaptive", NPAGES);
 
-	/*
-	 * Another process fills the table and sleeps: once its mappings are
-	 * idle (a second: MFA_ADAPT_IDLE), a new mapping here still gets state.
-	 */
-	pid = hog(fd, limit, &many_n);
-	n = stat_of("adaptive_mappings");
-	evicted = stat_of("adaptive_evicted");
-	i = adaptive_lines_of(pid);
-	usleep(1500000);
-	q = map_aligned(fd, NPAGES * page_size);
-	if (q)
-		read_pages(q, NPAGES);
-	result(many_n == limit && n == limit && q && adaptive_line(getpid(), q) &&
-	       stat_of("adaptive_evicted") > evicted &&
-	       adaptive_lines_of(pid) < i,
-	       "adaptive: another process's idle mappings leave room",
-	       "%ld mapped by pid %d, %ld tracked, %ld freed, %s here, %d of its %ld listed",
-	       many_n, pid, n, stat_of("adaptive_evicted") - evicted,
-	       q && adaptive_line(getpid(), q) ? "listed" : "none",
-	       adaptive_lines_of(pid), i);
-	if (pid > 0) {
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-	}
-	munmap(q, NPAGES * page_size);
-
-	/* A vfork child runs in this mm: its faults are labelled with this pid. */
-	q = map_aligned(fd, NPAGES * page_size);
-	pid = q ? vfork_read(q, 16) : -1;
-	if (pid > 0)
-		waitpid(pid, NULL, 0);
-	line = q ? adaptive_line(getpid(), q) : NULL;
-	result(pid > 0 && line && !adaptive_lines_of(pid),
-	       "adaptive: a vfork child's faults are its parent's",
-	       "pid %d, line '%s', %d lines of the child", pid,
-	       line ? line : "(none)", pid > 0 ? adaptive_lines_of(pid) : 0);
-	munmap(q, NPAGES * page_size);
-
-	/* Switching while two threads fault; then off frees everything. */
+	/* Switching, through both doors, while two threads fault. */
 	st.p = map_aligned(fd, NPAGES * page_size);
 	pthread_create(&t[0], NULL, stress_fault, &st);
 	pthread_create(&t[1], NULL, stress_fault, &st);
 	pthread_create(&t[2], NULL, flip_policy, &fl);
 	pthread_join(t[2], NULL);
-	err = set_policy("off\n");
+	err = put(SYSCTL_ADAPTIVE, "1\n", 2);
 	result(!err && !fl.errors && st.rounds > 0 &&
-	       !stat_of("adaptive_mappings") && !slurp(DIR_ "adaptive")[0],
+	       !strcmp(policy_now(), "adaptive"),
 	       "adaptive switched under faults",
-	       "%s; %ld of %d switches failed, %ld fault rounds, %ld tracked",
-	       strerror(err), fl.errors, FLIPS, st.rounds,
-	       stat_of("adaptive_mappings"));
+	       "%s; %ld of %d switches failed, %ld fault rounds, policy '%s'",
+	       strerror(err), fl.errors, FLIPS, st.rounds, policy_now());
 
 	/* Unload with the policy on and the faults still running. */
-	err = set_policy("adaptive\n");
 	usleep(100000);
-	err = unload_under(&st, t, err);
-	result(!err && st.rounds > 0, "adaptive unload under faults",
-	       "%s, %ld rounds", strerror(err), st.rounds);
-	q = expect_no_policy(fd, "adaptive unload leaves no policy");
+	err = unload_under(&st, t, 0);
+	result(!err && st.rounds > 0 && sysctl_adaptive() == 1,
+	       "adaptive unload under faults leaves the kernel's policy on",
+	       "%s, %ld rounds, sysctl %d", strerror(err), st.rounds,
+	       sysctl_adaptive());
+	q = map_aligned(fd, NPAGES * page_size);
+	faults = q ? read_pages(q, NPAGES) : -1;
+	result(faults > 0 && faults <= (long)((NPAGES >> 4) + 4),
+	       "adaptive after unload: faults still climb",
+	       "%ld faults for %lu pages", faults, NPAGES);
 	err = reload();
-	result(!err && !strcmp(policy_now(), "off"), "adaptive reload: off",
+	result(!err && !strcmp(policy_now(), "adaptive"),
+	       "adaptive reload reads the kernel's policy", "%s, policy reads '%s'",
+	       strerror(err), policy_now());
+	err = put(SYSCTL_ADAPTIVE, "0\n", 2);
+	result(!err && !strcmp(policy_now(), "off"), "adaptive off through the sysctl",
 	       "%s, policy reads '%s'", strerror(err), policy_now());
 	munmap(q, NPAGES * page_size);
 	munmap(st.p, NPAGES * page_size);
 	close(fd);
+	close(sfd);
 }
 
 /* read() of @path: 0 or the errno, and the text in @buf. */
@@ -1255,14 +1165,13 @@ static int read_err(const char *path, char *buf, size_t len)
 	return err;
 }
 
-/* Both listings, as this process reads them: the errnos, 2 bits each. */
+/* The listing, as this process reads it: 1 if refused with EPERM. */
 static int listings_refused(void *arg __attribute__((unused)))
 {
 	char buf[4096];
 
 	drop_cap(CAP_SYS_PTRACE);
-	return (read_err(DIR_ "vma", buf, sizeof(buf)) == EPERM) |
-	       (read_err(DIR_ "adaptive", buf, sizeof(buf)) == EPERM) << 1;
+	return read_err(DIR_ "vma", buf, sizeof(buf)) == EPERM;
 }
 
 /* True if every line of @s is of process @pid. */
@@ -1278,68 +1187,54 @@ static bool only_of(const char *s, long pid)
 }
 
 /*
- * In a child pid namespace (as its init): 0 if both listings read and
- * list nothing of the processes outside it, else which one did.  Its
- * own process (pid 1 there) inherited the test's VMAs, overrides
- * included, so vma must list them; it faults too, so its adaptive lines
- * may show.
+ * In a child pid namespace (as its init): 0 if the listing reads and
+ * lists nothing of the processes outside it, else 1.  Its own process
+ * (pid 1 there) inherited the test's VMAs, overrides included, so vma
+ * must list them.
  */
 static int listings_in_child_ns(void *arg __attribute__((unused)))
 {
-	char vma[4096], adaptive[4096];
-	int status, bits;
+	char vma[4096];
+	int status;
 	pid_t pid;
 
 	if (unshare(CLONE_NEWPID))
 		return 128;
 	pid = fork();
-	if (!pid) {
-		bits = read_err(DIR_ "vma", vma, sizeof(vma)) || !vma[0] ||
-		       !only_of(vma, 1);
-		bits |= (read_err(DIR_ "adaptive", adaptive, sizeof(adaptive)) ||
-			 !only_of(adaptive, 1)) << 1;
-		_exit(bits);
-	}
+	if (!pid)
+		_exit(read_err(DIR_ "vma", vma, sizeof(vma)) || !vma[0] ||
+		      !only_of(vma, 1));
 	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
 		return 129;
 	return WEXITSTATUS(status);
 }
 
 /*
- * The one rule of both listings (vma, adaptive): CAP_SYS_PTRACE besides
- * CAP_SYS_ADMIN, and only the processes in the reader's pid namespace.
+ * The listing's rule: CAP_SYS_PTRACE besides CAP_SYS_ADMIN, and only the
+ * processes in the reader's pid namespace.
  */
 static void test_listing(void)
 {
-	/* One VMA with an override, one that the adaptive policy tracks. */
-	int fd = make_file("/tmp/fa-listing", 64), fd2 = open("/tmp/fa-listing", O_RDONLY);
+	int fd = make_file("/tmp/fa-listing", 64);
 	char *p = mmap(NULL, 64 * page_size, PROT_READ, MAP_SHARED, fd, 0);
-	char *q = mmap(NULL, 64 * page_size, PROT_READ, MAP_SHARED, fd2, 0);
 	int err, got;
 
 	cmd("clear\n");
-	err = cmd("%d %p 2\n", getpid(), p) ?: set_policy("adaptive\n");
-	read_pages(q, 64);
-	result(!err && hits_of(p) >= 0 && adaptive_line(getpid(), q),
-	       "listing: both list this process to root", "%s; vma '%s'",
-	       strerror(err), slurp(DIR_ "vma"));
+	err = cmd("%d %p 2\n", getpid(), p);
+	result(!err && hits_of(p) >= 0, "listing: lists this process to root",
+	       "%s; vma '%s'", strerror(err), slurp(DIR_ "vma"));
 	got = in_child(listings_refused, NULL);
-	result(got == 3, "listing: both refused without CAP_SYS_PTRACE (EPERM)",
-	       "refused: vma %s, adaptive %s", got & 1 ? "yes" : "no",
-	       got & 2 ? "yes" : "no");
+	result(got == 1, "listing: refused without CAP_SYS_PTRACE (EPERM)",
+	       "refused: %s", got ? "yes" : "no");
 	got = in_child(listings_in_child_ns, NULL);
-	if (got > 3)
+	if (got > 1)
 		result(false, "listing", "no child pid namespace (%d)", got);
 	else
-		result(!got, "listing: both list nothing outside a child pid namespace",
-		       "listed or failed: %s%s", got & 1 ? "vma " : "",
-		       got & 2 ? "adaptive" : "");
-	set_policy("off\n");
+		result(!got, "listing: lists nothing outside a child pid namespace",
+		       "listed or failed");
 	cmd("clear\n");
 	munmap(p, 64 * page_size);
-	munmap(q, 64 * page_size);
 	close(fd);
-	close(fd2);
 }
 
 /* The statistics the module counts itself (not the kernel's vmstat). */
@@ -1534,9 +1429,10 @@ static void *read_share(void *arg)
 }
 
 /*
- * 1, 2 and 8 threads read one adaptive mapping at once, each its own
- * contiguous share in order: one state for all of them, which still maps
- * around (fewer faults than pages), under the debug kernel's checkers.
+ * 1, 2 and 8 threads read one mapping at once with the kernel's adaptive
+ * policy on, each its own contiguous share in order: one state for all
+ * of them (the open file's), which still maps around (fewer faults than
+ * pages), under the debug kernel's checkers.
  */
 static void test_threads(void)
 {
@@ -1566,11 +1462,9 @@ static void test_threads(void)
 			total += sh[j].faults;
 		}
 		snprintf(name, sizeof(name),
-			 "threads: %d on one adaptive mapping, one state, maps around", n);
-		result(p && total > 0 && total < (long)NPAGES &&
-		       adaptive_line(getpid(), p), name,
-		       "%ld faults for %lu pages; listed: %s", total, NPAGES,
-		       p && adaptive_line(getpid(), p) ? "yes" : "no");
+			 "threads: %d on one adaptive mapping, maps around", n);
+		result(p && total > 0 && total < (long)NPAGES, name,
+		       "%ld faults for %lu pages", total, NPAGES);
 		if (p)
 			munmap(p, len);
 	}
