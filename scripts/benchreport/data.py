@@ -51,7 +51,8 @@ FIO = ("fio-read", "fio-randread")
 # linked.
 BUILDS = ("build", "rebuild")
 NO_RSS = EXECS + ("mixed", "vmas") + FIO + BUILDS
-# mod_faultaround's adaptive policy: the setup of its runs, and its column.
+# The adaptive policy (the kernel's; the module's in older runs): the
+# setup of its runs, and its column.
 ADAPTIVE = "adaptive"
 # The module-cost setups compared with mod-off (sweep.sh -k).
 MOD_SETUPS = (("mod-idle", "no override"), ("mod-256", "256 overrides"),

@@ -80,7 +80,7 @@ class Plots:
                  f"geometric mean of the boots' medians)")
         xtics = "set xtics 1"
         if marked:
-            title += (f"\\n{ADAPTIVE}: the adaptive policy (from order "
+            title += (f"\\n{ADAPTIVE}: the adaptive policy (at order "
                       f"{self.r.policy_from[(w, marked[0][1])]}), "
                       "the big point after the largest order and the "
                       "horizontal line at its level")

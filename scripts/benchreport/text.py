@@ -127,9 +127,11 @@ class Text:
         if self.r.policy_from:
             starts = ", ".join(map(str, sorted(set(self.r.policy_from.values()))))
             out += para(
-                f"Column {ADAPTIVE}: the runs with mod_faultaround's adaptive "
-                f"policy on (setup {ADAPTIVE}), which starts from order "
-                f"{starts}, the kernel's default (their order column holds "
+                f"Column {ADAPTIVE}: the runs with the adaptive policy on "
+                f"(setup {ADAPTIVE}: the kernel's vm.fault_around_adaptive "
+                "since faultaround 6d713d5, capped by the global order; "
+                "mod_faultaround's per-VMA policy before), at the kernel's "
+                f"default order {starts} (their order column holds "
                 "it); one a repetition, shuffled among the orders' runs in "
                 "the same boots.  Its ratio, interval, %chg and mark are "
                 f"against order {self.r.orders[0]}, as an order's.  The "
@@ -668,7 +670,7 @@ class Text:
         u, names = self.r.u, {base_name(a["workload"]) for a in adapt}
         starts = ", ".join(map(str, sorted({a["from"] for a in adapt})))
         text = (
-            f"Adaptive: mod_faultaround's adaptive policy against the fixed "
+            f"Adaptive: the adaptive policy against the fixed "
             f"orders, per workload and thread count.  ratio = adaptive / "
             f"other of {u['name']} ('{u['unit']}'), paired by boot as in the "
             f"header, below 1 when adaptive is better, with its {CONF:.0%} "
@@ -679,7 +681,7 @@ class Text:
             f"{1 + ADAPT_BEST:g}, 'NOT within {ADAPT_BEST:.0%}' when its bottom "
             f"is above, 'inconclusive at {ADAPT_BEST:.0%}' otherwise (no mark: "
             f"the best is picked from the same runs).  default = order "
-            f"{starts}, where the policy starts (the kernel's default), marked "
+            f"{starts}, the kernel's default (the kernel's policy's cap), marked "
             f"as in the header.  pages/read = pages mapped per distinct page "
             f"read where the runs count those, else pages/touched, per page "
             f"touched (repeats count; exec, dynexec: per program start): Rss,"

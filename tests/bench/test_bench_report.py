@@ -253,7 +253,7 @@ class Report(unittest.TestCase):
                        effect={("seq", 4): 1.05})
         text, doc = report(self.dir, [("patched", a), ("base", b)])
         self.assertIn("Module cost at order 4", text)
-        self.assertIn("Adaptive: mod_faultaround's adaptive policy", text)
+        self.assertIn("Adaptive: the adaptive policy against the fixed", text)
         self.assertIn("A/B: patched/base", text)
         ab = {(x["workload"], x["threads"]): x for x in doc["summary"]["ab"]}
         self.assertEqual(len(ab), len(WORKLOADS))
