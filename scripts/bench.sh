@@ -42,7 +42,8 @@
 #        build/bench-native/: every order if its knob can be written,
 #        else the current setting only (the report says which); each run
 #        under perf stat (PERF_EVENTS) where that works here, else the
-#        report says why not
+#        report says why not; with POLICY=adaptive (a kernel with
+#        patch 15), the kernel's policy too, into build/bench-native-adaptive/
 #   PRESSURE=1 runs the readers under memory pressure instead: hotcold
 #        (a hot set re-read, a cold stream that pushes it out, on ext4)
 #        and hotscan (the same reading one stream page in 4) in a cgroup
@@ -99,7 +100,7 @@ variant=normal
 POLICY=${POLICY:-off}
 case $POLICY in
 off) ;;
-adaptive) [ "${AB:-0}${AA:-0}${NATIVE:-0}" = 000 ] || die "POLICY=adaptive: not with AB=1, AA=1 or NATIVE=1" ;;
+adaptive) [ "${AB:-0}${AA:-0}" = 00 ] || die "POLICY=adaptive: not with AB=1 or AA=1" ;;
 *) die "POLICY must be off or adaptive, not '$POLICY'" ;;
 esac
 if [ "${PRESSURE:-0}" = 1 ]; then
@@ -133,6 +134,7 @@ if [ "${QUICK:-0}" = 1 ]; then
 	out=$BUILD/bench-quick
 elif [ "${NATIVE:-0}" = 1 ]; then
 	out=$BUILD/bench-native BOOTS=1
+	[ "$POLICY" = off ] || out=$out-adaptive
 elif [ "${AA:-0}" = 1 ]; then
 	[ "${AB:-0}" != 1 ] || die "AA=1 and AB=1: one or the other"
 	out=$BUILD/bench-aa
@@ -341,6 +343,7 @@ native() {
 	sh "$TOP/tests/bench/sweep.sh" -o "$ORDERS" -r "$REPS" -t "$THREADS" -T "$TASKS" \
 		-w "$WORKLOADS" -m "$MIB" -b "$bin/fa-bench" -x "$bin/fa-bench-dyn" \
 		-e "$bin/ext4.img" -d "$tmp" "${perf[@]}" ${fio_path:+-F "$fio_path"} \
+		$([ "$POLICY" = off ] || echo -a) \
 		> "$out/runs-native.csv" 2> >(tee "$out/sweep-native.log" |
 			tee >(grep --line-buffered '^sweep: ' >&2) | progress 0 1) ||
 		die "the native sweep failed (see $out/sweep-native.log)"
