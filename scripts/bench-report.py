@@ -10,9 +10,10 @@ numbered in the order given.  --aa: the two labels are the same kernel
 (make bench AA=1, labels A and B): the header then gives the
 false-positive rate of every verdict type, a true null throughout.  Runs
 of setup "sweep" make the order tables; those of setups mod-off, mod-idle,
-mod-256 and mod-adaptive (sweep.sh -k) the module-cost lines; those of setup
-"adaptive" (sweep.sh -a: mod_faultaround's adaptive policy, their order
-column the default order it starts from, not an order) a column
+mod-256 (and mod-adaptive, in runs before 270af06) (sweep.sh -k) the
+module-cost lines; those of setup "adaptive" (sweep.sh -a: the kernel's
+vm.fault_around_adaptive, mod_faultaround's policy before 6d713d5; their
+order column the default order, the kernel policy's cap, not an order) a column
 "adaptive" after the largest order, and the Adaptive section that opens
 the summary.  --meta keys: kernel, base, config, qemu (the accelerator
 qemu-run.sh used, kvm or tcg, then QEMU_OPTS), clock (icount, wall or

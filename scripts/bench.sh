@@ -22,7 +22,7 @@
 #          1/16 of its memory; the report says which)
 #   CLOCK=icount (the figure counts guest instructions) or CLOCK=wall
 #   MODCOST=1 also measures mod_faultaround (not loaded, idle, 256
-#          overrides, adaptive policy on)
+#          overrides)
 #   AB=1 compares the patched kernel with the unpatched base, both built
 #        without KUnit (kernel.sh release and base), into build/bench-ab/;
 #        with KUNIT=m, both with CONFIG_KUNIT=m instead (release-kunit-m,

@@ -1038,8 +1038,8 @@ static long mapped_ahead_sparse(int fd, size_t pages)
  * policy, refuse junk without switching it, and the policy does what the
  * kernel's KUnit suite says on real faults, within the global order: a
  * reader in order climbs to it, a sparse reader maps (almost) nothing
- * ahead, an override still wins.  Under the debug kernel: many threads
- * on one mapping, more mappings than any table would hold, switching
+ * ahead, an override still wins.  Then (for the debug kernel's checkers
+ * in boot-debug) more mappings than any table would hold, switching
  * while two threads fault, and unloading the module with the policy on,
  * which leaves the kernel's policy as it is.  Expectations come from the
  * page-table geometry (-m, log2 of PTRS_PER_PTE).
