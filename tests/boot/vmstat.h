@@ -14,7 +14,7 @@
 struct fa_counters {
 	long long calls;	/* fault_around */
 	long long mapped;	/* fault_around_mapped */
-	long long old_unmapped;	/* fault_around_old_unmapped; -1 before it */
+	long long unmap_old;	/* pgunmap_file_old; -1 before it */
 };
 
 /*
@@ -29,15 +29,15 @@ static inline bool fa_read_counters(int fd, struct fa_counters *c)
 	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
 	char *p;
 
-	c->calls = c->mapped = c->old_unmapped = -1;
+	c->calls = c->mapped = c->unmap_old = -1;
 	if (n <= 0)
 		return false;
 	buf[n] = '\0';
 	for (p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
 		if (sscanf(p, "fault_around %lld", &c->calls) != 1 &&
 		    sscanf(p, "fault_around_mapped %lld", &c->mapped) != 1)
-			sscanf(p, "fault_around_old_unmapped %lld",
-			       &c->old_unmapped);
+			sscanf(p, "pgunmap_file_old %lld",
+			       &c->unmap_old);
 	}
 	return c->calls >= 0 && c->mapped >= 0;
 }
