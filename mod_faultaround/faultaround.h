@@ -27,7 +27,7 @@
  * and 3 exports the switch of the kernel's adaptive policy.
  */
 #if !defined(HAVE_FAULT_AROUND_POLICY) || HAVE_FAULT_AROUND_POLICY < 3
-#error "mod_faultaround needs the faultaround lab patch (patches/lab/) with fault_around_set_adaptive()"
+#error "mod_faultaround needs the lab patch (patches/lab/) with fault_around_set_adaptive()"
 #endif
 
 #include <linux/bits.h>
