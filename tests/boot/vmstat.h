@@ -14,7 +14,6 @@
 struct fa_counters {
 	long long calls;	/* fault_around */
 	long long mapped;	/* fault_around_mapped */
-	long long unmap_old;	/* pgunmap_file_old; -1 before it */
 };
 
 /*
@@ -29,15 +28,13 @@ static inline bool fa_read_counters(int fd, struct fa_counters *c)
 	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
 	char *p;
 
-	c->calls = c->mapped = c->unmap_old = -1;
+	c->calls = c->mapped = -1;
 	if (n <= 0)
 		return false;
 	buf[n] = '\0';
 	for (p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		if (sscanf(p, "fault_around %lld", &c->calls) != 1 &&
-		    sscanf(p, "fault_around_mapped %lld", &c->mapped) != 1)
-			sscanf(p, "pgunmap_file_old %lld",
-			       &c->unmap_old);
+		if (sscanf(p, "fault_around %lld", &c->calls) != 1)
+			sscanf(p, "fault_around_mapped %lld", &c->mapped);
 	}
 	return c->calls >= 0 && c->mapped >= 0;
 }
