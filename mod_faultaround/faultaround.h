@@ -30,7 +30,6 @@
 #error "mod_faultaround needs the lab patch (patches/lab/) with fault_around_set_adaptive()"
 #endif
 
-#include <linux/bits.h>
 #include <linux/hash.h>
 #include <linux/list.h>
 #include <linux/log2.h>

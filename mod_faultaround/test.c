@@ -10,18 +10,12 @@
  */
 #include <kunit/test.h>
 #include <linux/err.h>
-#include <linux/jiffies.h>
 #include <linux/log2.h>
 #include <linux/module.h>
-#include <linux/percpu.h>
 #include <linux/pgtable.h>
-#include <linux/prandom.h>
 #include <linux/rcupdate.h>
-#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/threads.h>
-#include <linux/vmalloc.h>
 
 #include "faultaround.h"
 
