@@ -157,6 +157,7 @@
 
 #include "../boot/span.h"
 #include "../boot/vmstat.h"
+#include "../boot/xorshift.h"
 
 #define MAX_WORKERS	256
 #define SPARSE_TOUCHES	512	/* sparse's default: about as many touches */
@@ -234,15 +235,6 @@ static void wait_all(void)
 		errno = ret;
 		die("pthread_barrier_wait");
 	}
-}
-
-/* xorshift32: a small PRNG whose sequence is fixed by the seed. */
-static unsigned int next_rand(unsigned int *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 17;
-	*s ^= *s << 5;
-	return *s;
 }
 
 /* The reads of one page in STRIDE_PAGES over @pages. */

@@ -35,6 +35,7 @@
 
 #include "lab.h"
 #include "vmstat.h"
+#include "xorshift.h"
 
 #define DIR_		"/sys/kernel/debug/faultaround/"
 #define SYSCTL_ADAPTIVE	"/proc/sys/vm/fault_around_adaptive"
@@ -141,6 +142,33 @@ static long read_every(const char *p, size_t pages, size_t stride)
 static long read_pages(const char *p, size_t pages)
 {
 	return read_every(p, pages, 1);
+}
+
+/* Read each of @pages pages of @p once, in a shuffled order: the faults. */
+static long read_shuffled(const char *p, size_t pages)
+{
+	size_t *order = malloc(pages * sizeof(*order)), i, j, k;
+	unsigned int s = 2463534242u;
+	struct rusage a, b;
+	volatile char sink;
+
+	if (!order)
+		return -1;
+	for (i = 0; i < pages; i++)
+		order[i] = i;
+	for (i = pages - 1; i > 0; i--) {
+		j = next_rand(&s) % (i + 1);
+		k = order[i];
+		order[i] = order[j];
+		order[j] = k;
+	}
+	getrusage(RUSAGE_THREAD, &a);
+	for (i = 0; i < pages; i++)
+		sink = p[order[i] * page_size];
+	(void)sink;
+	getrusage(RUSAGE_THREAD, &b);
+	free(order);
+	return b.ru_minflt - a.ru_minflt;
 }
 
 /* The hits column of the override that starts at @p. */
@@ -1096,6 +1124,20 @@ static void test_adaptive(void)
 	       "adaptive sparse read maps a quarter or less ahead",
 	       "%ld pages mapped ahead with the policy on, %ld off", on_ahead,
 	       off_ahead);
+
+	/*
+	 * Every page once, in a shuffled order: far apart, but next to pages
+	 * mapped before ever more often, which climbs the window.  Order 0
+	 * faults once a page; the window at the global order does not come
+	 * down to it.
+	 */
+	p = map_aligned(fd, NPAGES * page_size);
+	faults = p ? read_shuffled(p, NPAGES) : -1;
+	result(faults > 0 && faults <= (long)(NPAGES / 2),
+	       "adaptive random read of every page climbs",
+	       "%ld faults for %lu pages, want at most %lu", faults, NPAGES,
+	       NPAGES / 2);
+	munmap(p, NPAGES * page_size);
 
 	/* An override wins: order 0, one fault per page. */
 	p = map_aligned(fd, NPAGES * page_size);
