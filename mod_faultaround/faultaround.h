@@ -72,7 +72,16 @@ int mfa_parse_cmd(const char *buf, size_t len, unsigned int max_order,
 		  struct mfa_cmd *cmd, const char **why);
 int mfa_parse_uint(const char *buf, size_t len, unsigned int max,
 		   unsigned int *val, const char **why);
-int mfa_parse_policy(const char *buf, size_t len, bool *adaptive,
+/* What "policy" selects: the kernel's policy, or a baseline (baseline.c). */
+enum mfa_policy {
+	MFA_POLICY_OFF,		/* the global order */
+	MFA_POLICY_ADAPTIVE,	/* the kernel's vm.fault_around_adaptive */
+	MFA_POLICY_MADVISE,	/* the madvise() hint alone */
+	MFA_POLICY_RAMP,	/* readahead's ramp per open file */
+};
+
+extern const char *const mfa_policy_names[];
+int mfa_parse_policy(const char *buf, size_t len, enum mfa_policy *policy,
 		     const char **why);
 
 /* A node of a hash keyed by VMA: the overrides' (table.c). */
@@ -131,6 +140,14 @@ struct mfa_override *mfa_ov_alloc(const struct vm_area_struct *vma,
 				  unsigned int order, gfp_t gfp);
 void mfa_ov_free(struct mfa_override *ov);
 void mfa_ov_put(struct mfa_override *ov);
+
+/* baseline.c */
+unsigned int mfa_ramp_step(u64 state, pgoff_t index, unsigned int max);
+u64 mfa_ramp_state(unsigned int order, pgoff_t index);
+unsigned int mfa_baseline_order(struct vm_area_struct *vma,
+				unsigned long address, unsigned int order);
+enum mfa_policy mfa_baseline(void);
+int mfa_baseline_set(enum mfa_policy policy);
 
 /* override.c */
 unsigned int mfa_overrides_nr(void);

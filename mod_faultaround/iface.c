@@ -379,7 +379,11 @@ static const struct file_operations mfa_stats_fops = {
 
 static int mfa_policy_show(struct seq_file *m, void *v)
 {
-	seq_puts(m, fault_around_adaptive_enabled() ? "adaptive\n" : "off\n");
+	enum mfa_policy p = mfa_baseline();
+
+	if (p == MFA_POLICY_OFF && fault_around_adaptive_enabled())
+		p = MFA_POLICY_ADAPTIVE;
+	seq_printf(m, "%s\n", mfa_policy_names[p]);
 	return 0;
 }
 
@@ -392,18 +396,21 @@ static ssize_t mfa_policy_write(struct file *file, const char __user *ubuf,
 				size_t len, loff_t *ppos)
 {
 	char buf[MFA_CMD_MAX_LEN];
-	bool adaptive;
+	enum mfa_policy policy;
 	const char *why;
 	int err;
 
 	err = mfa_write_begin(file, ubuf, len, ppos, buf);
 	if (err)
 		return err;
-	err = mfa_parse_policy(buf, len, &adaptive, &why);
+	err = mfa_parse_policy(buf, len, &policy, &why);
 	if (err)
 		return mfa_refuse(file, err, why);
-	/* The kernel's own switch: vm.fault_around_adaptive. */
-	fault_around_set_adaptive(adaptive);
+	err = mfa_baseline_set(policy);
+	if (err)
+		return mfa_refuse(file, err, "the policy hook is taken by another module");
+	/* The kernel's own switch, vm.fault_around_adaptive: off under a baseline. */
+	fault_around_set_adaptive(policy == MFA_POLICY_ADAPTIVE);
 	return len;
 }
 

@@ -10,7 +10,8 @@
  *   stats  faults decided per order, override hits and misses, and the
  *          kernel's fault_around counters since load; "0" resets
  *   policy "off" or "adaptive": the kernel's adaptive policy
- *          (vm.fault_around_adaptive), switched and read
+ *          (vm.fault_around_adaptive), switched and read; "madvise" or
+ *          "ramp": a baseline of the module's instead (baseline.c)
  *
  * See Documentation/module.rst in the faultaround project.
  */
@@ -48,6 +49,7 @@ static void __exit mfa_exit(void)
 {
 	/* No new requests: removal waits for the ones in progress. */
 	mfa_iface_exit();
+	mfa_baseline_set(MFA_POLICY_OFF);
 	/*
 	 * The kernel's adaptive policy stays as it is: it runs no code of
 	 * this module, and vm.fault_around_adaptive shows it.

@@ -205,29 +205,38 @@ int mfa_parse_uint(const char *buf, size_t len, unsigned int max,
 }
 EXPORT_SYMBOL_IF_KUNIT(mfa_parse_uint);
 
+const char *const mfa_policy_names[] = {
+	[MFA_POLICY_OFF] = "off",
+	[MFA_POLICY_ADAPTIVE] = "adaptive",
+	[MFA_POLICY_MADVISE] = "madvise",
+	[MFA_POLICY_RAMP] = "ramp",
+};
+EXPORT_SYMBOL_IF_KUNIT(mfa_policy_names);
+
 /**
  * mfa_parse_policy - parse what is written to "policy"
- * @buf: "off" or "adaptive", with one optional trailing newline
+ * @buf: a name of mfa_policy_names, with one optional trailing newline
  * @len: its length
- * @adaptive: set to whether it is "adaptive"
+ * @policy: set to the policy named
  * @why: set to the rule that a rejected write breaks
  *
  * Return: 0, or -EINVAL for anything else.
  */
-int mfa_parse_policy(const char *buf, size_t len, bool *adaptive,
+int mfa_parse_policy(const char *buf, size_t len, enum mfa_policy *policy,
 		     const char **why)
 {
 	char copy[MFA_CMD_MAX_LEN + 1];
-	int err;
+	int err, i;
 
 	err = mfa_line(buf, len, copy, why);
 	if (err)
 		return err;
-	if (!strcmp(copy, "off") || !strcmp(copy, "adaptive")) {
-		*adaptive = copy[0] == 'a';
+	i = match_string(mfa_policy_names, ARRAY_SIZE(mfa_policy_names), copy);
+	if (i >= 0) {
+		*policy = i;
 		return 0;
 	}
-	*why = "a policy is 'off' or 'adaptive'";
+	*why = "a policy is 'off', 'adaptive', 'madvise' or 'ramp'";
 	return -EINVAL;
 }
 EXPORT_SYMBOL_IF_KUNIT(mfa_parse_policy);

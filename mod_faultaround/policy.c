@@ -2,7 +2,7 @@
 /*
  * The fault path: the policy that the kernel calls on each read fault
  * that could fault around, and on each VMA it copies and frees: the
- * overrides; hook.c registers it while there are any.
+ * overrides and the baselines; hook.c registers it while either is in use.
  */
 #include <linux/mm.h>
 
@@ -10,8 +10,8 @@
 
 /*
  * Called by the fault path under RCU; must not sleep.  @order is the
- * kernel's (the global order, or its adaptive policy's), which an override
- * replaces.  With no override left (a race with the last removal) a fault
+ * kernel's (the global order, or its adaptive policy's), which a baseline
+ * (baseline.c) may change and an override replaces.  With no override left (a race with the last removal) a fault
  * counts nothing.  Most faults are of VMAs without an override: a bucket
  * of the hash turns them away, and they cost one counter.
  */
@@ -20,6 +20,7 @@ static unsigned int mfa_policy_order(struct vm_area_struct *vma,
 {
 	struct mfa_override *ov;
 
+	order = mfa_baseline_order(vma, address, order);
 	if (!mfa_overrides_nr())
 		return order;
 	ov = mfa_overrides_find(vma);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit suite "faultaround": the grammar, one case per rule
- * (tests/parse-kunit.h) and the overrides' hash (tests/table-kunit.h).
+ * (tests/parse-kunit.h), the overrides' hash (tests/table-kunit.h) and the
+ * ramp baseline's step (tests/ramp-kunit.h).
  * The adaptive policy is the kernel's, tested by its own suite
  * (fault_around).  A module of its own,
  * mod_faultaround_test, which the boot lab loads on purpose; it calls
@@ -23,6 +24,7 @@ MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
 #include "tests/parse-kunit.h"
 #include "tests/table-kunit.h"
+#include "tests/ramp-kunit.h"
 
 static struct kunit_case faultaround_cases[] = {
 	KUNIT_CASE(parse_rules),
@@ -34,6 +36,8 @@ static struct kunit_case faultaround_cases[] = {
 	KUNIT_CASE(ovs_copy_limit),
 	KUNIT_CASE(ovs_many),
 	KUNIT_CASE(parse_policy),
+	KUNIT_CASE(ramp_in_order),
+	KUNIT_CASE(ramp_far_and_retry),
 	{}
 };
 

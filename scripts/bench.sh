@@ -72,9 +72,12 @@
 #           expected shape (scripts/bench-shape.py)
 #   POLICY=adaptive adds the kernel's adaptive policy
 #        (vm.fault_around_adaptive, capped by the default order) as a
-#        column (each repetition's shuffled orders get one adaptive run)
-#        and the mixed and held-out workloads, into build/bench-adaptive/
-#        (build/bench-<guest>-adaptive/ on another guest)
+#        column (each repetition's shuffled orders get one adaptive run),
+#        on x86_64 mod_faultaround's two baselines beside it (columns
+#        madvise and ramp: the madvise() hint alone, readahead's ramp per
+#        open file, under the same cap), and the mixed and held-out
+#        workloads, into build/bench-adaptive/ (build/bench-<guest>-adaptive/
+#        on another guest, without the baselines)
 #   ARCH=arm64|powerpc|arm runs the sweep on that architecture's guests
 #        (lib.sh's GUESTS: 4KiB and 64KiB pages; arm: 4KiB only), one
 #        after the other, each into build/bench-<guest>/, with a 60 MiB
@@ -112,7 +115,7 @@ fi
 if [ "$GUEST" != x86_64 ]; then
 	[ "${QUICK:-0}${AB:-0}${AA:-0}${NATIVE:-0}${POSTED:-0}" = 00000 ] ||
 		die "QUICK=1, AB=1, AA=1, NATIVE=1 and POSTED=1 are x86_64's: not with GUEST=$GUEST"
-	variant=$GUEST MIB=${MIB:-60} MODCOST=0	# the module is x86_64's
+	variant=$GUEST MIB=${MIB:-60} MODCOST=0 BASELINES=0	# the module is x86_64's
 fi
 
 # The adaptive policy's held-out workloads (issue 29), written with its
@@ -256,12 +259,16 @@ keep_sizes() {
 # in $out/runs-<name>.csv
 sweep() {
 	local variant=$1 name=$2 kernel initrd console qemu modcost=$MODCOST
+	local baselines=${BASELINES:-1}
+	# The adaptive policy's baselines are mod_faultaround's (sweep.sh -y).
+	# Not under PRESSURE=1: its report judges the policy against orders.
+	[ "$POLICY" = adaptive ] && [ "${PRESSURE:-0}" = 0 ] || baselines=0
 	# The module needs the lab patch, which base and release-p<N> lack.
 	# With CONFIG_KUNIT=m the module, whose KUnit suite is built in,
 	# needs kunit.ko, which the initramfs does not carry.
-	case $variant in base*|release-p*|*-kunit-m) modcost=0 ;; esac
+	case $variant in base*|release-p*|*-kunit-m) modcost=0 baselines=0 ;; esac
 	kernel=$("$TOP/scripts/kernel.sh" "$variant" | tail -n1)
-	[ "$modcost" = 0 ] || "$TOP/scripts/module.sh" "$variant" >&2
+	[ "$modcost$baselines" = 00 ] || "$TOP/scripts/module.sh" "$variant" >&2
 	# One initramfs per kernel for the whole bench, not one per boot.
 	[ -n "${initrds[$variant]:-}" ] ||
 		initrds[$variant]=$(BENCH_FIO=$fio_rows BENCH_BUILD=$build_rows \
@@ -276,7 +283,7 @@ sweep() {
 		"bench-$name" rcupdate.rcu_cpu_stall_suppress=1 fa.mode=bench fa.orders="$(csv_list $ORDERS)" \
 		fa.reps="$REPS" fa.threads="$(csv_list $THREADS)" fa.tasks="$(csv_list $TASKS)" \
 		fa.workloads="$(csv_list $WORKLOADS)" fa.mib="$MIB" \
-		fa.modcost="$modcost" fa.policy="$POLICY" \
+		fa.modcost="$modcost" fa.policy="$POLICY" fa.baselines="$baselines" \
 		${limit:+fa.limit=$limit} >&2 &
 	qemu=$!
 	# The guest's progress lines are on its console: follow them live.

@@ -179,31 +179,34 @@ static void parse_uint(struct kunit *test)
 	}
 }
 
-/* parse_policy: exactly "off" and "adaptive", one optional newline. */
+/* parse_policy: exactly one of the names, one optional newline. */
 static void parse_policy(struct kunit *test)
 {
 	static const struct {
 		const char *in;
 		int err;
-		bool adaptive;
+		enum mfa_policy policy;
 	} cases[] = {
-		{ "off", 0, false }, { "off\n", 0, false },
-		{ "adaptive", 0, true }, { "adaptive\n", 0, true },
+		{ "off", 0, MFA_POLICY_OFF }, { "off\n", 0, MFA_POLICY_OFF },
+		{ "adaptive", 0, MFA_POLICY_ADAPTIVE },
+		{ "adaptive\n", 0, MFA_POLICY_ADAPTIVE },
+		{ "madvise\n", 0, MFA_POLICY_MADVISE },
+		{ "ramp", 0, MFA_POLICY_RAMP },
 		{ "", -EINVAL }, { "on", -EINVAL }, { "Adaptive", -EINVAL },
 		{ " off", -EINVAL }, { "off\n\n", -EINVAL }, { "adaptiv", -EINVAL },
-		{ "adaptive off", -EINVAL },
+		{ "adaptive off", -EINVAL }, { "ramps", -EINVAL },
 	};
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		bool adaptive = !cases[i].adaptive;
+		enum mfa_policy policy = MFA_POLICY_RAMP + 1;
 		const char *why = NULL;
 		int err = mfa_parse_policy(cases[i].in, strlen(cases[i].in),
-					  &adaptive, &why);
+					  &policy, &why);
 
 		KUNIT_EXPECT_EQ_MSG(test, err, cases[i].err, "'%s'", cases[i].in);
 		if (!err)
-			KUNIT_EXPECT_EQ_MSG(test, adaptive, cases[i].adaptive,
+			KUNIT_EXPECT_EQ_MSG(test, policy, cases[i].policy,
 					    "'%s'", cases[i].in);
 		else
 			KUNIT_EXPECT_NOT_NULL_MSG(test, why, "'%s'", cases[i].in);

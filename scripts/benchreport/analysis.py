@@ -10,7 +10,7 @@ import numpy as np
 import benchstats as bs
 
 from .data import (CONF, ALPHA, MIN_EFFECT, DEFAULT_ORDER, AB_CONF, AB_MARGIN,
-                   CONTROL, EXECS, BUILDS, ADAPTIVE, MOD_SETUPS, ADAPT_BEST,
+                   CONTROL, EXECS, BUILDS, POLICIES, MOD_SETUPS, ADAPT_BEST,
                    ADAPT_MARGIN, CHANGING, SPARSE_GOAL, FLAG, PERF, PERF_CLOCKS,
                    FIO, is_cold,
                    cross_title, base_name, no_order, checked, per_page,
@@ -50,15 +50,15 @@ class Report:
         # policy starts from (the kernel's default; one per sweep).
         self.policy_from = {}
         for r in sets[0][1]:
-            if r["setup"] == ADAPTIVE:
+            if r["setup"] in POLICIES:
                 self.policy_from.setdefault((r["workload"], r["threads"]),
                                             r["order"])
         self.perf = perf_status(sets[0][1])
 
     def key(self, w, t, o, setup="sweep", label=None):
-        """A cell's key; order ADAPTIVE is the adaptive policy's runs."""
-        if o == ADAPTIVE:
-            return (label or self.label, ADAPTIVE, w, t,
+        """A cell's key; an order of POLICIES is that policy's runs."""
+        if o in POLICIES:
+            return (label or self.label, o, w, t,
                     self.policy_from.get((w, t)))
         return (label or self.label, setup, w, t, o)
 
@@ -86,7 +86,8 @@ class Report:
         # orders: the fixed ones; cols: the table's, the adaptive policy's
         # after the largest order, with the same statistics.
         tb = {"workload": w, "threads": t, "orders": cols, "cells": {},
-              "cols": cols + [ADAPTIVE] * st.has(self.key(w, t, ADAPTIVE))}
+              "cols": cols + [p for p in POLICIES
+                              if st.has(self.key(w, t, p))]}
         for o in tb["cols"]:
             k = self.key(w, t, o)
             c = {f: st.median(k, f) for f in
@@ -261,49 +262,56 @@ class Report:
         same t (90%), as for the anon control."""
         st, lines = self.st, []
         for (w, t), tb in tables.items():
-            if ADAPTIVE not in tb["cells"]:
-                continue
-            ka, c = self.key(w, t, ADAPTIVE), tb["cells"][ADAPTIVE]
-            best = self.best_of(w, [t], tb["orders"])
-            if best is None:
-                continue
-            a = {"workload": w, "threads": t, "from": ka[4], "best": best,
-                 "to_best": st.ratio(ka, self.key(w, t, best))}
-            b = a["to_best"]
-            a["best_verdict"] = (
-                f"within {ADAPT_BEST:.0%} of the best" if b.hi <= 1 + ADAPT_BEST
-                else f"NOT within {ADAPT_BEST:.0%}" if b.lo > 1 + ADAPT_BEST
-                else f"inconclusive at {ADAPT_BEST:.0%}")
-            if a["from"] in tb["orders"]:
-                kd = self.key(w, t, a["from"])
-                a["to_default"] = self.family.add(st.ratio(ka, kd))
-                if no_order(w):
-                    e = a["equiv"] = a["to_default"].tost(ADAPT_MARGIN)
-                    a["equiv_verdict"] = {
-                        "inside": f"equivalent to off within +-{ADAPT_MARGIN:.0%}",
-                        "outside": "different", None: "inconclusive"}[e.side]
-            per_page(a, c)
-            if base_name(w) == "sparse" and "per_page" in a:
-                a["goal"] = a["per_page"] <= SPARSE_GOAL
-            if base_name(w) in CHANGING or base_name(w) == "mixed":
-                # Beating every order takes every interval below 1 (not
-                # the best's alone: it was picked from the same runs).
-                a["to_each"] = {o: st.ratio(ka, self.key(w, t, o))
-                                for o in tb["orders"]}
-            if base_name(w) in CHANGING:
-                each = a["to_each"].values()
-                a["below_best"] = (True if all(x.hi < 1 for x in each) else
-                                   False if any(x.lo >= 1 for x in each)
-                                   else None)
-            if self.st.unit.get(self.label) == "rep":
-                # One boot: the reps are no replicate for a goal.
-                a["best_verdict"] = "not judged (one boot)"
-                a.pop("below_best", None)
-                a["one_boot"] = True
-            if base_name(w) == "mixed":
-                a["beats_all"] = all(x.hi < 1 for x in a["to_each"].values())
-            lines.append(a)
+            for p in POLICIES:
+                if p in tb["cells"]:
+                    a = self.policy_line(w, t, tb, p)
+                    if a:
+                        lines.append(a)
         return lines
+
+    def policy_line(self, w, t, tb, p):
+        """adaptive()'s line of policy @p (one of POLICIES) at @w, @t."""
+        st = self.st
+        ka, c = self.key(w, t, p), tb["cells"][p]
+        best = self.best_of(w, [t], tb["orders"])
+        if best is None:
+            return None
+        a = {"workload": w, "threads": t, "policy": p, "from": ka[4],
+             "best": best, "to_best": st.ratio(ka, self.key(w, t, best))}
+        b = a["to_best"]
+        a["best_verdict"] = (
+            f"within {ADAPT_BEST:.0%} of the best" if b.hi <= 1 + ADAPT_BEST
+            else f"NOT within {ADAPT_BEST:.0%}" if b.lo > 1 + ADAPT_BEST
+            else f"inconclusive at {ADAPT_BEST:.0%}")
+        if a["from"] in tb["orders"]:
+            kd = self.key(w, t, a["from"])
+            a["to_default"] = self.family.add(st.ratio(ka, kd))
+            if no_order(w):
+                e = a["equiv"] = a["to_default"].tost(ADAPT_MARGIN)
+                a["equiv_verdict"] = {
+                    "inside": f"equivalent to off within +-{ADAPT_MARGIN:.0%}",
+                    "outside": "different", None: "inconclusive"}[e.side]
+        per_page(a, c)
+        if base_name(w) == "sparse" and "per_page" in a:
+            a["goal"] = a["per_page"] <= SPARSE_GOAL
+        if base_name(w) in CHANGING or base_name(w) == "mixed":
+            # Beating every order takes every interval below 1 (not
+            # the best's alone: it was picked from the same runs).
+            a["to_each"] = {o: st.ratio(ka, self.key(w, t, o))
+                            for o in tb["orders"]}
+        if base_name(w) in CHANGING:
+            each = a["to_each"].values()
+            a["below_best"] = (True if all(x.hi < 1 for x in each) else
+                               False if any(x.lo >= 1 for x in each)
+                               else None)
+        if self.st.unit.get(self.label) == "rep":
+            # One boot: the reps are no replicate for a goal.
+            a["best_verdict"] = "not judged (one boot)"
+            a.pop("below_best", None)
+            a["one_boot"] = True
+        if base_name(w) == "mixed":
+            a["beats_all"] = all(x.hi < 1 for x in a["to_each"].values())
+        return a
 
     def modcost(self):
         """Each module setup against mod-off, paired by boot (they ran

@@ -52,8 +52,10 @@ FIO = ("fio-read", "fio-randread")
 BUILDS = ("build", "rebuild")
 NO_RSS = EXECS + ("mixed", "vmas") + FIO + BUILDS
 # The adaptive policy (the kernel's; the module's in older runs): the
-# setup of its runs, and its column.
+# setup of its runs, and its column; then its two baselines, each a setup
+# and a column of its own (mod_faultaround's, sweep.sh -y).
 ADAPTIVE = "adaptive"
+POLICIES = (ADAPTIVE, "madvise", "ramp")
 # The module-cost setups compared with mod-off (sweep.sh -k).
 MOD_SETUPS = (("mod-idle", "no override"), ("mod-256", "256 overrides"),
               ("mod-adaptive", "adaptive"))

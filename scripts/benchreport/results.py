@@ -121,7 +121,7 @@ def machine_summary(rep, perf, recs, fits, pooled, ctl, done, bad, mods,
         out["adaptive"] = []
     # Report.adaptive()'s keys, as named here; the ratios are adaptive /
     # order.
-    names = {"workload": "workload", "threads": "threads",
+    names = {"workload": "workload", "threads": "threads", "policy": "policy",
              "from": "default_order", "best": "best_order",
              "to_best": "vs_best", "best_verdict": "vs_best_verdict",
              "to_default": "vs_default", "per_page": "pages_per_touched",

@@ -5,8 +5,8 @@ A/B, the calibration, the adaptive policy and the summary."""
 from collections import defaultdict
 
 from .data import (CONF, ALPHA, MIN_EFFECT, COST_B, AB_CONF, AB_MARGIN,
-                   CONTROL, ADAPTIVE, MOD_SETUPS, ADAPT_BEST, ADAPT_MARGIN,
-                   CHANGING,
+                   CONTROL, ADAPTIVE, POLICIES, MOD_SETUPS, ADAPT_BEST,
+                   ADAPT_MARGIN, CHANGING,
                    SPARSE_GOAL, FLAG, PERF_COVERS, FIO, base_name, no_order)
 from .compare import Cmp
 from .costmodel import cost_text
@@ -44,10 +44,12 @@ class Text:
         for label, rows, _ in self.r.sets:
             sweep = [r for r in rows if r["setup"] == "sweep"]
             policy = sum(r["setup"] == ADAPTIVE for r in rows)
+            base = sum(r["setup"] in POLICIES[1:] for r in rows)
             nb = len(st.boots.get(label, []))
             out.append(f"Kernel '{label}': {nb} boot{'s' if nb != 1 else ''}, "
                        f"{len(rows):,} runs ({len(sweep):,} of the order sweep"
                        + (f", {policy:,} of the adaptive policy" if policy else "")
+                       + (f", {base:,} of its baselines" if base else "")
                        + ")" + (", the tables' kernel" if label == self.r.label else ""))
         out.append("Statistics (scripts/benchstats.py):")
         text = [
@@ -138,6 +140,21 @@ class Text:
                 "recommendations, the cost model and the cross-check are of "
                 "the fixed orders only; the summary opens with the policy "
                 "against them.")
+            if any(k[1] in POLICIES[1:] for k in self.r.st.cells):
+                out += para(
+                    "Columns madvise and ramp: the adaptive policy's two "
+                    "simple baselines, mod_faultaround's (its policy file; "
+                    "sweep.sh -y), in the same boots and shuffled the same "
+                    "way, at the same cap: madvise, each mapping with the "
+                    "madvise() hint its reader would give (fa-bench -A: "
+                    "MADV_SEQUENTIAL for the readers in order, MADV_RANDOM "
+                    "for the random and sparse ones, none where the pattern "
+                    "changes and for programs), one page under MADV_RANDOM "
+                    "and the cap otherwise (the hint also steers readahead "
+                    "on the cold rows); ramp, readahead's ramp per open "
+                    "file: 4 pages, then x4 below a sixteenth of the cap "
+                    "and x2 above on each fault within two windows of the "
+                    "file's last, back to 4 pages on any other.")
         if not all(t for _, _, t in self.r.sets):
             old = [label for label, _, t in self.r.sets if not t]
             out += para(f"The CSVs of {', '.join(old)} predate fixed_ns and "
@@ -713,9 +730,17 @@ class Text:
                      f" different when wholly outside it, inconclusive "
                      f"otherwise.")
         out += para(text)
+        if any(a["policy"] != ADAPTIVE for a in adapt):
+            out += para(
+                "Each workload's line is the adaptive policy's; the lines "
+                "under it, marked madvise and ramp, are its two baselines "
+                "(the columns of those names), judged the same way: the "
+                "goals are the adaptive policy's, the baselines' lines say "
+                "how far a simpler rule gets.")
         for a in adapt:
             w, b = a["workload"], a["to_best"]
-            s = (f"  {w:26} {who(w, a['threads']):9}: vs best order {a['best']} "
+            name = w if a["policy"] == ADAPTIVE else f"  {a['policy']}"
+            s = (f"  {name:26} {who(w, a['threads']):9}: vs best order {a['best']} "
                  f"{b.ratio_text()} {b.chg():+.2f}%, {self.flag(a['best_verdict'])}; ")
             s += (f"vs default {a['from']} {a['to_default'].text()}"
                   if "to_default" in a else f"default {a['from']} not swept")
@@ -747,7 +772,7 @@ class Text:
                       f"{self.flag(a['equiv_verdict'])}")
             out.append(s)
             if "to_each" in a:
-                out.append("    adaptive / order: " + ", ".join(
+                out.append(f"    {a['policy']} / order: " + ", ".join(
                     f"{o}: {c.ratio_text()}" for o, c in a["to_each"].items()))
 
     def render_summary(self, recs, fits, pooled, ctl, cross, mods, abl,

@@ -5,7 +5,7 @@
  *
  *   fa-bench -C -f file -m MiB     create the file, all of it in the page cache
  *   fa-bench -w workload -f file [-c] [-t workers] [-s seed] [-P ptes]
- *            [-p passes] [-n starts] [-x program] [-g file] [-G cgroup]
+ *            [-p passes] [-n starts] [-x program] [-g file] [-G cgroup] [-A]
  *   fa-bench -w run -n pages [-p starts] [-c -f file] -- program [argument...]
  *   fa-bench -H n [-d dir]
  *   fa-bench -R -f file [-P ptes]  one fault: pages mapped, pages young
@@ -284,6 +284,33 @@ static char *map_aligned(size_t len, int prot, int flags, int file)
 	return p;
 }
 
+/*
+ * -A: the madvise() hint each mapping's reader would give (the madvise
+ * baseline, make bench POLICY=adaptive): MADV_SEQUENTIAL for the readers
+ * in order, MADV_RANDOM for the random and sparse ones, none where the
+ * pattern changes or no hint fits.
+ */
+static int advise;
+
+static int hint(enum workload w)
+{
+	switch (w) {
+	case SEQ: case PREAD_SEQ: case XREAD: case INTERLEAVE: case MANYMAPS:
+	case MIXED:	/* its mapping of the file is the reader in order */
+		return MADV_SEQUENTIAL;
+	case RAND: case PREAD_RAND: case SPARSE: case HOTREUSE:
+		return MADV_RANDOM;
+	default:
+		return MADV_NORMAL;
+	}
+}
+
+static void advise_map(char *p, size_t len, int advice)
+{
+	if (advise && advice != MADV_NORMAL && madvise(p, len, advice))
+		die("madvise");
+}
+
 static char *map_work(void)
 {
 	char *p;
@@ -293,8 +320,11 @@ static char *map_work(void)
 				   workload == PF3 ? MAP_SHARED : MAP_PRIVATE, fd);
 	if (workload == PF4)
 		return map_aligned(file_size, PROT_READ, MAP_PRIVATE, fd);
-	if (workload != ANON)
-		return map_aligned(file_size, PROT_READ, MAP_SHARED, fd);
+	if (workload != ANON) {
+		p = map_aligned(file_size, PROT_READ, MAP_SHARED, fd);
+		advise_map(p, file_size, hint(workload));
+		return p;
+	}
 	p = map_aligned(file_size, PROT_READ | PROT_WRITE,
 			MAP_PRIVATE | MAP_ANONYMOUS, -1);
 	/* Page faults, one per page, as the file workloads have. */
@@ -689,6 +719,8 @@ static unsigned long sparse_pass(int file, size_t len)
 	unsigned long sum = 0;
 	char *map = map_aligned(len, PROT_READ, MAP_SHARED, file);
 
+	advise_map(map, len, MADV_RANDOM);
+
 	for (i = 0; i < len / pt_span; i++)
 		sum += read_page(map + i * ptes * page_size);
 	munmap(map, len);
@@ -1005,7 +1037,7 @@ static int create(const char *path, size_t mib)
 static int usage(void)
 {
 	fprintf(stderr, "usage: fa-bench -C -f file -m MiB\n"
-		"       fa-bench -w workload -f file [-c] [-t workers] [-s seed] [-P ptes] [-p passes] [-n starts] [-x program] [-g file]\n"
+		"       fa-bench -w workload -f file [-c] [-t workers] [-s seed] [-P ptes] [-p passes] [-n starts] [-x program] [-g file] [-G cgroup] [-A]\n"
 		"       fa-bench -w run -n pages [-p starts] [-c -f file] -- program [argument...]\n"
 		"       fa-bench -H mappings [-d dir]\n");
 	return 2;
@@ -1028,8 +1060,9 @@ int main(int argc, char **argv, char **envp)
 
 	environment = envp;
 	page_size = sysconf(_SC_PAGESIZE);
-	while ((opt = getopt(argc, argv, "Ccw:t:f:m:s:P:p:n:x:H:d:g:G:ER")) != -1) {
+	while ((opt = getopt(argc, argv, "ACcw:t:f:m:s:P:p:n:x:H:d:g:G:ER")) != -1) {
 		switch (opt) {
+		case 'A': advise = 1; break;
 		case 'C': do_create = 1; break;
 		case 'c': cold = 1; break;
 		case 'w': w = optarg; break;

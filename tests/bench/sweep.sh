@@ -48,7 +48,10 @@
 #
 # -a adds a run of the kernel's adaptive policy (vm.fault_around_adaptive,
 # setup adaptive, at the kernel's default order, its cap) to each
-# repetition's shuffled orders.
+# repetition's shuffled orders; with -y <module>, mod_faultaround's two
+# baselines too (its policy file): madvise, each mapping with its reader's
+# madvise() hint (fa-bench -A; none for programs), and ramp, readahead's
+# ramp per open file, both capped by the same order.
 #
 # -k adds the module-cost runs, at the kernel's default order: the module
 # not loaded (setup mod-off), loaded with no override (mod-idle), and
@@ -101,14 +104,16 @@
 orders=all reps=3 threads=1 tasks=auto ptes=
 workloads="seq rand sparse mmap-pread-seq mmap-pread-rand anon exec dynexec"
 mib=auto bench=fa-bench dyn= image= dir=/tmp ko= adaptive= perf= limit= fio= tc_img=
-while getopts o:r:t:T:w:m:b:x:e:d:k:ap:M:F:B: opt; do
+bko=
+while getopts o:r:t:T:w:m:b:x:e:d:k:ap:M:F:B:y: opt; do
 	case $opt in
 	o) orders=$OPTARG ;; r) reps=$OPTARG ;; t) threads=$OPTARG ;;
 	T) tasks=$OPTARG ;;
 	w) workloads=$OPTARG ;; m) mib=$OPTARG ;; b) bench=$OPTARG ;;
 	x) dyn=$OPTARG ;; e) image=$OPTARG ;; d) dir=$OPTARG ;;
 	k) ko=$OPTARG ;; a) adaptive=1 ;; p) perf=$OPTARG ;;
-	M) limit=$OPTARG ;; F) fio=$OPTARG ;; B) tc_img=$OPTARG ;; *) exit 2 ;;
+	M) limit=$OPTARG ;; F) fio=$OPTARG ;; B) tc_img=$OPTARG ;;
+	y) bko=$OPTARG ;; *) exit 2 ;;
 	esac
 done
 
@@ -151,7 +156,9 @@ elif saved=$(cat $dbg/fault_around_bytes 2>/dev/null); then
 fi
 [ -z "$adaptive" ] || [ -w /proc/sys/vm/fault_around_adaptive ] ||
 	die "-a needs the patched kernel's vm.fault_around_adaptive"
-for m in $ko; do
+[ -z "$bko" ] || { [ -n "$adaptive" ] && [ -r "$bko" ]; } ||
+	die "-y needs -a and a module to load, not '$bko'"
+for m in $ko $bko; do
 	[ $knob = order ] ||
 		die "-k needs the patched kernel's fault_around_order, writable"
 	[ -r "$m" ] || die "no module $m"
@@ -202,7 +209,7 @@ restore() {
 	done
 	rmdir "$dir/fa-huge" "$dir/fa-ext4" "$dir/fa-tc" 2>/dev/null || true
 	[ -z "$adaptive" ] || echo 0 > /proc/sys/vm/fault_around_adaptive
-	[ -z "$ko" ] || ! grep -q '^mod_faultaround ' /proc/modules ||
+	[ -z "$ko$bko" ] || ! grep -q '^mod_faultaround ' /proc/modules ||
 		rmmod mod_faultaround
 	case $knob in
 	order)	echo "$saved" > $dbg/fault_around_order ;;
@@ -257,12 +264,20 @@ setup() {
 	done < "$held"
 }
 
-# policy off|adaptive: the kernel's adaptive policy, as a user switches it.
+# policy off|adaptive: the kernel's adaptive policy, as a user switches
+# it; madvise|ramp: mod_faultaround's baseline (-y), loaded on first use.
 policy() {
 	local on=0
 
-	[ "$1" = off ] || on=1
-	echo $on > /proc/sys/vm/fault_around_adaptive
+	case $1 in
+	off|adaptive)
+		[ "$1" = off ] || on=1
+		echo $on > /proc/sys/vm/fault_around_adaptive || return
+		[ $on = 1 ] || ! grep -q '^mod_faultaround ' /proc/modules ||
+			echo off > $dbg/faultaround/policy ;;
+	*)	grep -q '^mod_faultaround ' /proc/modules || insmod "$bko" || return
+		echo "$1" > $dbg/faultaround/policy ;;
+	esac
 }
 
 # state_dir <state>: where the file of that page-cache state is, set up
@@ -443,6 +458,7 @@ sync	# the ext4 file clean on its device: a cold run drops and reads it
 n_orders=$(echo $orders | wc -w)
 tokens=$orders
 [ -z "$adaptive" ] || tokens="$orders adaptive"
+[ -z "$bko" ] || tokens="$tokens madvise ramp"
 per_rep=$(echo $tokens | wc -w)
 mod_setups="mod-off mod-idle mod-256"
 [ -z "$ko" ] || per_rep=$((per_rep + $(echo $mod_setups | wc -w)))
@@ -509,6 +525,7 @@ run1() {
 	state=tmpfs x=
 	case $2 in *@*) state=${2#*@} ;; esac
 	[ "$2" != dynexec ] || x="-x $dyn"
+	[ "$1" != madvise ] || x="$x -A"
 	[ "${2%@*}" != mixed ] || x="-g $(state_dir $state)/fa-mixed.file"
 	case $state in ext4-cold|ext4-sparse) x="$x -c" ;; esac
 	fa_w=${2%@*}
@@ -562,13 +579,14 @@ for w in $workloads; do
 		rep=1
 		while [ $rep -le "$reps" ]; do
 			for o in $(shuffle "$tokens"); do
-				if [ "$o" != adaptive ]; then
-					run1 sweep "$w" "$t" "$o" $rep
-					continue
-				fi
-				policy adaptive || die "cannot switch the adaptive policy on"
-				run1 adaptive "$w" "$t" "$saved" $rep
-				policy off || die "cannot switch the adaptive policy off"
+				case $o in
+				adaptive|madvise|ramp) ;;
+				*)	run1 sweep "$w" "$t" "$o" $rep
+					continue ;;
+				esac
+				policy $o || die "cannot switch the $o policy on"
+				run1 $o "$w" "$t" "$saved" $rep
+				policy off || die "cannot switch the $o policy off"
 			done
 			rep=$((rep + 1))
 		done

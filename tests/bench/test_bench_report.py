@@ -86,6 +86,12 @@ def make_sweep(out, name, boots=3, reps=3, orders=range(7), seed=1,
                     rows.append([w, t, o, "sweep", rep, m, 0, int(fig), pages,
                                  mapped, calls, fa, 70000, int(fig * 0.07),
                                  dist, unread])
+                    # The baselines: order 0's runs and order 6's, as
+                    # copies (no draw: the other rows stay as they were).
+                    if extra and o in (0, 6):
+                        rows.append([w, t, 4, "madvise" if o == 0 else "ramp"]
+                                    + rows[-1][4:])
+                        continue
                     if not extra or o != 5:
                         continue
                     rows.append([w, t, 4, "adaptive"] + rows[-1][4:])
@@ -271,6 +277,18 @@ class Report(unittest.TestCase):
                       f"{flt['mod-off']:,.0f})", text)
         self.assertTrue(doc["summary"]["adaptive"])
         self.assertIn("pages/read", text)
+        # the baselines: a line each, beside the policy's, for every
+        # workload, with their own columns
+        got = {(x["workload"], x["policy"]) for x in doc["summary"]["adaptive"]}
+        self.assertEqual(got, {(w, p) for w, _ in WORKLOADS
+                               for p in ("adaptive", "madvise", "ramp")})
+        self.assertIn("Columns madvise and ramp", text)
+        seq = {x["policy"]: x for x in doc["summary"]["adaptive"]
+               if x["workload"] == "seq"}
+        # madvise ran as order 0 did and ramp as order 6: their ratios to
+        # the best order are those orders' (seq is best at the top, 6)
+        self.assertGreater(seq["madvise"]["vs_best"]["ratio"], 1.5)
+        self.assertAlmostEqual(seq["ramp"]["vs_best"]["ratio"], 1, delta=0.01)
 
     def test_wall_names_the_accelerator(self):
         p = make_sweep(self.dir, "p", orders=(0, 4), reps=2)

@@ -1199,6 +1199,64 @@ static void test_adaptive(void)
 	close(sfd);
 }
 
+/*
+ * The module's baselines for the adaptive policy (make bench
+ * POLICY=adaptive): madvise, one page a fault under MADV_RANDOM and the
+ * global order otherwise; ramp, readahead's ramp per open file.  Either
+ * turns the kernel's policy off; unload takes it away.
+ */
+static void test_baselines(void)
+{
+	int fd = make_file("/tmp/fa-baselines", NPAGES), err;
+	size_t len = NPAGES * page_size;
+	char *p = map_aligned(fd, len);
+	long faults;
+
+	set_order(4);
+	err = set_policy("adaptive\n") ?: set_policy("madvise\n");
+	result(!err && !strcmp(policy_now(), "madvise") && sysctl_adaptive() == 0,
+	       "baseline madvise on, the kernel's policy off",
+	       "%s, policy reads '%s', sysctl %d", strerror(err), policy_now(),
+	       sysctl_adaptive());
+	err = p && madvise(p, len, MADV_RANDOM) ? errno : 0;
+	faults = p && !err ? read_pages(p, NPAGES) : -1;
+	result(faults == (long)NPAGES, "baseline madvise: MADV_RANDOM, one page a fault",
+	       "%s, %ld faults, want %lu", strerror(err), faults, NPAGES);
+	munmap(p, len);
+	p = map_aligned(fd, len);
+	faults = p ? read_pages(p, NPAGES) : -1;
+	result(faults == (long)(NPAGES >> 4), "baseline madvise: no hint, the global order",
+	       "%ld faults, want %lu", faults, NPAGES >> 4);
+	munmap(p, len);
+
+	/* 4 pages, 8, then the global order's 16. */
+	err = set_policy("ramp\n");
+	p = map_aligned(fd, len);
+	faults = !err && p ? read_pages(p, NPAGES) : -1;
+	result(faults > 0 && faults <= (long)((NPAGES >> 4) + 2),
+	       "baseline ramp: a reader in order ramps to the global order",
+	       "%s, %ld faults for %lu pages, want at most %lu", strerror(err),
+	       faults, NPAGES, (NPAGES >> 4) + 2);
+	munmap(p, len);
+	err = set_policy("rampant\n");
+	result(err == EINVAL && !strcmp(policy_now(), "ramp"),
+	       "baseline: a policy of no such name is refused",
+	       "%s, policy reads '%s'", strerror(err), policy_now());
+
+	/* Unload with a baseline on: its hook goes, the order is global. */
+	err = syscall(SYS_delete_module, "mod_faultaround", O_NONBLOCK) ? errno : 0;
+	p = map_aligned(fd, len);
+	faults = !err && p ? read_pages(p, NPAGES) : -1;
+	result(faults == (long)(NPAGES >> 4) && sysctl_adaptive() == 0,
+	       "baseline unloaded: the global order again",
+	       "%s, %ld faults, want %lu", strerror(err), faults, NPAGES >> 4);
+	munmap(p, len);
+	err = reload();
+	result(!err && !strcmp(policy_now(), "off"), "baseline: a reload starts off",
+	       "%s, policy reads '%s'", strerror(err), policy_now());
+	close(fd);
+}
+
 /* read() of @path: 0 or the errno, and the text in @buf. */
 static int read_err(const char *path, char *buf, size_t len)
 {
@@ -1569,6 +1627,7 @@ static const struct {
 	{ "dupfail", test_dupfail, false },
 	{ "threads", test_threads, false },
 	{ "adaptive", test_adaptive, false },
+	{ "baselines", test_baselines, false },
 	{ "lockdown", test_lockdown, true },
 };
 
