@@ -11,9 +11,10 @@
 /*
  * Called by the fault path under RCU; must not sleep.  @order is the
  * kernel's (the global order, or its adaptive policy's), which a baseline
- * (baseline.c) may change and an override replaces.  With no override left (a race with the last removal) a fault
- * counts nothing.  Most faults are of VMAs without an override: a bucket
- * of the hash turns them away, and they cost one counter.
+ * (baseline.c) may change and an override replaces.  With no override
+ * left (a race with the last removal) a fault counts nothing.  Most faults
+ * are of VMAs without an override: a bucket of the hash turns them away,
+ * and they cost one counter.
  */
 static unsigned int mfa_policy_order(struct vm_area_struct *vma,
 				     unsigned long address, unsigned int order)
