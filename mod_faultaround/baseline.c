@@ -56,7 +56,7 @@ unsigned int mfa_ramp_step(u64 state, pgoff_t index, unsigned int max)
 		return min(MFA_RAMP_START, max);
 	if (!d)		/* the same page: a retry says nothing */
 		return min(order, max);
-	if (d < 2U << order || -d <= 2U << order)
+	if (d < 2U << order || -d < 2U << order)
 		return min(order + (order + 4 < max ? 2 : 1), max);
 	return min(MFA_RAMP_START, max);
 }
@@ -88,7 +88,8 @@ static unsigned int mfa_ramp(struct vm_area_struct *vma, unsigned long address,
 unsigned int mfa_baseline_order(struct vm_area_struct *vma,
 				unsigned long address, unsigned int order)
 {
-	switch (READ_ONCE(mfa_baseline_now)) {
+	/* Acquire: a ramp published after its table was cleared. */
+	switch (smp_load_acquire(&mfa_baseline_now)) {
 	case MFA_POLICY_MADVISE:
 		return vma->vm_flags & VM_RAND_READ ? 0 : order;
 	case MFA_POLICY_RAMP:
@@ -105,9 +106,11 @@ enum mfa_policy mfa_baseline(void)
 }
 
 /*
- * Use baseline @policy (MADVISE or RAMP), or none (OFF or ADAPTIVE): the
- * hook is held while one is in use.  The ramp starts from an empty table,
- * cleared while no fault can be in it.
+ * Switch to @policy: the kernel's adaptive policy (ADAPTIVE), a baseline
+ * (MADVISE or RAMP: the kernel's policy off, the hook held while one is
+ * in use), or neither (OFF).  One writer at a time, so that the two never
+ * run together.  The ramp starts from an empty table, cleared while no
+ * fault can be in it.  On an error nothing changed.
  */
 int mfa_baseline_set(enum mfa_policy policy)
 {
@@ -121,15 +124,29 @@ int mfa_baseline_set(enum mfa_policy policy)
 		bool had = mfa_baseline_now != MFA_POLICY_OFF;
 
 		WRITE_ONCE(mfa_baseline_now, MFA_POLICY_OFF);
+		fault_around_set_adaptive(policy == MFA_POLICY_ADAPTIVE);
 		if (policy == MFA_POLICY_RAMP) {
 			synchronize_rcu();	/* no fault left in the table */
 			memset(mfa_ramps, 0, sizeof(mfa_ramps));
 		}
-		if (use)
-			WRITE_ONCE(mfa_baseline_now, policy);
-		else if (had)
+		if (use) {
+			/* Release: the cleared table before the ramp reads it. */
+			smp_store_release(&mfa_baseline_now, policy);
+		} else if (had) {
 			mfa_hook_put();
+		}
 	}
 	mutex_unlock(&mfa_baseline_lock);
 	return err;
+}
+
+/* At unload: a baseline ends; the kernel's policy stays as it is. */
+void mfa_baseline_exit(void)
+{
+	mutex_lock(&mfa_baseline_lock);
+	if (mfa_baseline_now != MFA_POLICY_OFF) {
+		WRITE_ONCE(mfa_baseline_now, MFA_POLICY_OFF);
+		mfa_hook_put();
+	}
+	mutex_unlock(&mfa_baseline_lock);
 }

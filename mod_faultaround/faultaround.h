@@ -148,6 +148,7 @@ unsigned int mfa_baseline_order(struct vm_area_struct *vma,
 				unsigned long address, unsigned int order);
 enum mfa_policy mfa_baseline(void);
 int mfa_baseline_set(enum mfa_policy policy);
+void mfa_baseline_exit(void);
 
 /* override.c */
 unsigned int mfa_overrides_nr(void);

@@ -380,10 +380,14 @@ static const struct file_operations mfa_stats_fops = {
 static int mfa_policy_show(struct seq_file *m, void *v)
 {
 	enum mfa_policy p = mfa_baseline();
+	bool adaptive = fault_around_adaptive_enabled();
 
-	if (p == MFA_POLICY_OFF && fault_around_adaptive_enabled())
+	/* The sysctl can turn the kernel's policy on under a baseline. */
+	if (p == MFA_POLICY_OFF && adaptive)
 		p = MFA_POLICY_ADAPTIVE;
-	seq_printf(m, "%s\n", mfa_policy_names[p]);
+	seq_printf(m, "%s%s\n", mfa_policy_names[p],
+		   p != MFA_POLICY_ADAPTIVE && adaptive ?
+		   " (and vm.fault_around_adaptive=1: the baseline caps at its order)" : "");
 	return 0;
 }
 
@@ -409,8 +413,6 @@ static ssize_t mfa_policy_write(struct file *file, const char __user *ubuf,
 	err = mfa_baseline_set(policy);
 	if (err)
 		return mfa_refuse(file, err, "the policy hook is taken by another module");
-	/* The kernel's own switch, vm.fault_around_adaptive: off under a baseline. */
-	fault_around_set_adaptive(policy == MFA_POLICY_ADAPTIVE);
 	return len;
 }
 

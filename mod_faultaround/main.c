@@ -49,7 +49,7 @@ static void __exit mfa_exit(void)
 {
 	/* No new requests: removal waits for the ones in progress. */
 	mfa_iface_exit();
-	mfa_baseline_set(MFA_POLICY_OFF);
+	mfa_baseline_exit();
 	/*
 	 * The kernel's adaptive policy stays as it is: it runs no code of
 	 * this module, and vm.fault_around_adaptive shows it.

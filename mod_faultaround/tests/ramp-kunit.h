@@ -41,25 +41,36 @@ static void ramp_in_order(struct kunit *test)
 }
 
 /*
- * Far from the last fault, back to 4 pages; the same page again (a
- * retry) keeps the order; indices compare in 32 bits across 2^32.
+ * Far from the last fault, back to 4 pages: less than two windows away
+ * (either way) is near, two windows is far.  The same page again (a retry)
+ * keeps the order, below the most as at it.  Indices compare in 32 bits,
+ * across 2^32.
  */
 static void ramp_far_and_retry(struct kunit *test)
 {
-	unsigned int max = ilog2(PTRS_PER_PTE), top;
+	unsigned int max = ilog2(PTRS_PER_PTE), order = 0, i;
 	pgoff_t index = (pgoff_t)U32_MAX - 3;
 	u64 state = 0;
 
 	KUNIT_ASSERT_GE(test, max, 3U);
-	/* Up to the most, across the 32-bit wrap. */
-	for (top = 0; top < max; ) {
-		top = mfa_ramp_step(state, index, max);
-		state = mfa_ramp_state(top, index);
-		index += 1UL << top;
+	for (i = 0; i < 2 * MFA_NR_ORDERS && order < max; i++) {
+		order = mfa_ramp_step(state, index, max);
+		state = mfa_ramp_state(order, index);
+		if (order < max)	/* a retry below the most: kept */
+			KUNIT_EXPECT_EQ(test, mfa_ramp_step(state, index, max), order);
+		index += 1UL << order;
 	}
-	KUNIT_EXPECT_EQ(test, mfa_ramp_step(state, index - (1UL << top), max),
-			max);
-	KUNIT_EXPECT_EQ(test, mfa_ramp_step(state, index + (4UL << max), max), 2);
+	KUNIT_ASSERT_EQ(test, order, max);
+	index -= 1UL << order;	/* the last fault's page */
+	KUNIT_EXPECT_EQ(test, mfa_ramp_step(state, index, max), max);
+	KUNIT_EXPECT_EQ(test, mfa_ramp_step(state, index + (2UL << max) - 1,
+					    max), max);
+	KUNIT_EXPECT_EQ(test, mfa_ramp_step(state, index - (2UL << max) + 1,
+					    max), max);
+	KUNIT_EXPECT_EQ(test, mfa_ramp_step(state, index + (2UL << max), max),
+			2);
+	KUNIT_EXPECT_EQ(test, mfa_ramp_step(state, index - (2UL << max), max),
+			2);
 }
 
 #endif /* _MFA_RAMP_KUNIT_H */
