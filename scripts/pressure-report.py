@@ -71,7 +71,8 @@ ADAPT_COUNTS = (("memcg_workingset_refault_file", "refaults"),
 MAYBE = {"fa_calls", "fa_mapped", "distinct", "unread", "hits", "reclaimed_read",
          "pgscan", "pgsteal", "pgactivate", "pgdeactivate",
          "workingset_refault_file", "workingset_activate_file", "slabs_scanned",
-         "allocstall", "pgmajfault", "memcg_pgscan", "memcg_pgsteal",
+         "allocstall", "pgmajfault", "pgunmap_file_old", "memcg_pgscan",
+         "memcg_pgsteal",
          "memcg_pgactivate", "memcg_pgdeactivate", "memcg_workingset_refault_file",
          "memcg_workingset_activate_file", "memcg_max", "memcg_oom",
          "psi_some_us", "psi_full_us"}
@@ -88,7 +89,8 @@ TABLES = [
      ("pgactivate", "pgactivate"), ("pgdeactivate", "pgdeactivate"),
      ("workingset_refault_file", "refault_file"),
      ("workingset_activate_file", "wset_activate_file"),
-     ("slabs_scanned", "slabs_scanned"), ("allocstall", "allocstall (global)")],
+     ("slabs_scanned", "slabs_scanned"), ("allocstall", "allocstall (global)"),
+     ("pgunmap_file_old", "unmapped old")],
     [("memcg_pgscan", "memcg pgscan"), ("memcg_pgsteal", "memcg pgsteal"),
      ("memcg_pgactivate", "memcg pgactivate"),
      ("memcg_workingset_refault_file", "memcg refault_file"),
@@ -110,6 +112,9 @@ def load(paths):
                 row = {k: (v if k in ("workload", "setup") else
                            math.nan if v == "-1" and k in MAYBE else float(v))
                        for k, v in r.items()}
+                # Runs from before a column was recorded: not measured.
+                for k in MAYBE:
+                    row.setdefault(k, math.nan)
                 fa, hits, unread = row["fa_mapped"], row["hits"], row["unread"]
                 # nan where one is not measured: nan propagates.
                 row["never_used"] = fa - hits
