@@ -70,6 +70,9 @@
 #   QUICK=1 a smoke sweep (orders 0-4, 1 boot, 16 MiB) into
 #           build/bench-quick/, which fails unless the results have the
 #           expected shape (scripts/bench-shape.py)
+#   CAP=<order> with POLICY=adaptive: the policies run at that global
+#        order, their cap (9: uncapped with 4KiB pages), into
+#        build/bench-adaptive-cap<order>/
 #   POLICY=adaptive adds the kernel's adaptive policy
 #        (vm.fault_around_adaptive, capped by the default order) as a
 #        column (each repetition's shuffled orders get one adaptive run),
@@ -101,6 +104,9 @@ fi
 guest_field "$GUEST" 1 >/dev/null
 variant=normal
 POLICY=${POLICY:-off}
+[ -z "${CAP:-}" ] || { [ "$POLICY" = adaptive ] && [[ $CAP =~ ^[0-9]+$ ]] &&
+	[ "${PRESSURE:-0}${NATIVE:-0}${QUICK:-0}" = 000 ]; } ||
+	die "CAP=$CAP: an order, with POLICY=adaptive (not PRESSURE=1, NATIVE=1 or QUICK=1)"
 case $POLICY in
 off) ;;
 adaptive) [ "${AB:-0}${AA:-0}" = 00 ] || die "POLICY=adaptive: not with AB=1 or AA=1" ;;
@@ -175,6 +181,8 @@ elif [ "${POSTED:-0}" = 1 ]; then
 	out=$BUILD/bench-posted
 elif [ "$POLICY" = adaptive ]; then
 	out=$BUILD/bench-adaptive
+	# CAP=<order>: the policies' cap, the global order set for their runs.
+	[ -z "${CAP:-}" ] || out=$out-cap$CAP
 	# Every goal on every workload, public and held-out, in the same boots
 	# (the public programs are x86_64's guest's only).
 	public=$WORKLOADS_PUBLIC
@@ -284,7 +292,7 @@ sweep() {
 		fa.reps="$REPS" fa.threads="$(csv_list $THREADS)" fa.tasks="$(csv_list $TASKS)" \
 		fa.workloads="$(csv_list $WORKLOADS)" fa.mib="$MIB" \
 		fa.modcost="$modcost" fa.policy="$POLICY" fa.baselines="$baselines" \
-		${limit:+fa.limit=$limit} >&2 &
+		${limit:+fa.limit=$limit} ${CAP:+fa.cap=$CAP} >&2 &
 	qemu=$!
 	# The guest's progress lines are on its console: follow them live.
 	tail -n +1 -F --pid=$qemu "$console" 2>/dev/null |

@@ -47,7 +47,7 @@
 # table, dropped before each run: more than a per-mapping state's reach.
 #
 # -a adds a run of the kernel's adaptive policy (vm.fault_around_adaptive,
-# setup adaptive, at the kernel's default order, its cap) to each
+# setup adaptive, at the kernel's default order, its cap, or -u's) to each
 # repetition's shuffled orders; with -y <module>, mod_faultaround's two
 # baselines too (its policy file): madvise, each mapping with its reader's
 # madvise() hint (fa-bench -A; none for programs), and ramp, readahead's
@@ -104,8 +104,8 @@
 orders=all reps=3 threads=1 tasks=auto ptes=
 workloads="seq rand sparse mmap-pread-seq mmap-pread-rand anon exec dynexec"
 mib=auto bench=fa-bench dyn= image= dir=/tmp ko= adaptive= perf= limit= fio= tc_img=
-bko=
-while getopts o:r:t:T:w:m:b:x:e:d:k:ap:M:F:B:y: opt; do
+bko= cap=
+while getopts o:r:t:T:w:m:b:x:e:d:k:ap:M:F:B:y:u: opt; do
 	case $opt in
 	o) orders=$OPTARG ;; r) reps=$OPTARG ;; t) threads=$OPTARG ;;
 	T) tasks=$OPTARG ;;
@@ -113,7 +113,7 @@ while getopts o:r:t:T:w:m:b:x:e:d:k:ap:M:F:B:y: opt; do
 	x) dyn=$OPTARG ;; e) image=$OPTARG ;; d) dir=$OPTARG ;;
 	k) ko=$OPTARG ;; a) adaptive=1 ;; p) perf=$OPTARG ;;
 	M) limit=$OPTARG ;; F) fio=$OPTARG ;; B) tc_img=$OPTARG ;;
-	y) bko=$OPTARG ;; *) exit 2 ;;
+	y) bko=$OPTARG ;; u) cap=$OPTARG ;; *) exit 2 ;;
 	esac
 done
 
@@ -585,7 +585,7 @@ for w in $workloads; do
 					continue ;;
 				esac
 				policy $o || die "cannot switch the $o policy on"
-				run1 $o "$w" "$t" "$saved" $rep
+				run1 $o "$w" "$t" "${cap:-$saved}" $rep
 				policy off || die "cannot switch the $o policy off"
 			done
 			rep=$((rep + 1))
