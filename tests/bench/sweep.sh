@@ -525,7 +525,6 @@ run1() {
 	state=tmpfs x=
 	case $2 in *@*) state=${2#*@} ;; esac
 	[ "$2" != dynexec ] || x="-x $dyn"
-	[ "$1" != madvise ] || x="$x -A"
 	[ "${2%@*}" != mixed ] || x="-g $(state_dir $state)/fa-mixed.file"
 	case $state in ext4-cold|ext4-sparse) x="$x -c" ;; esac
 	fa_w=${2%@*}
@@ -539,6 +538,8 @@ run1() {
 		state=ext4 x="-c -g $(state_dir ext4)/fa-hot.file -G $cg" runner=in_cgroup
 		echo "$max" > "$cg/memory.max" || die "cannot set $cg/memory.max to $max"
 	fi
+	# After every x= above: the madvise baseline's hints (fa-bench -A).
+	[ "$1" != madvise ] || x="$x -A"
 	file=$(file_of "$2" "$(state_dir $state)") own="-1 -1"
 	if [ "${2%%-*}" = fio ]; then
 		out=$(fio_run "$2" "$3" "$file" "$state") || die "fio $2 failed"
