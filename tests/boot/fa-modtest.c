@@ -125,18 +125,25 @@ static int make_file(const char *path, size_t pages)
 }
 
 /* Read a byte of every @stride-th page of @p's @pages: the minor faults. */
+/* This thread's minor faults so far. */
+static long thread_minflt(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_THREAD, &ru);
+	return ru.ru_minflt;
+}
+
 static long read_every(const char *p, size_t pages, size_t stride)
 {
-	struct rusage a, b;
+	long before = thread_minflt();
 	volatile char sink;
 	size_t i;
 
-	getrusage(RUSAGE_THREAD, &a);
 	for (i = 0; i < pages; i += stride)
 		sink = p[i * page_size];
 	(void)sink;
-	getrusage(RUSAGE_THREAD, &b);
-	return b.ru_minflt - a.ru_minflt;
+	return thread_minflt() - before;
 }
 
 static long read_pages(const char *p, size_t pages)
@@ -149,8 +156,8 @@ static long read_shuffled(const char *p, size_t pages)
 {
 	size_t *order = malloc(pages * sizeof(*order)), i, j, k;
 	unsigned int s = 2463534242u;
-	struct rusage a, b;
 	volatile char sink;
+	long before, faults;
 
 	if (!order)
 		return -1;
@@ -162,13 +169,13 @@ static long read_shuffled(const char *p, size_t pages)
 		order[i] = order[j];
 		order[j] = k;
 	}
-	getrusage(RUSAGE_THREAD, &a);
+	before = thread_minflt();
 	for (i = 0; i < pages; i++)
 		sink = p[order[i] * page_size];
 	(void)sink;
-	getrusage(RUSAGE_THREAD, &b);
+	faults = thread_minflt() - before;
 	free(order);
-	return b.ru_minflt - a.ru_minflt;
+	return faults;
 }
 
 /* The hits column of the override that starts at @p. */
