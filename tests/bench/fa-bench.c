@@ -127,7 +127,8 @@
  *   the second line are the deltas of /proc/vmstat's reclaim counters
  *   (pgscan, pgsteal and allocstall: global reclaim only) and of the -G
  *   cgroup's memory.stat, memory.events and memory.pressure (PSI totals,
- *   us), read right after the work.  The lookups cost the same at every
+ *   us), read right after the work, but pgunmap_file_old after the
+ *   unmap, which it counts.  The lookups cost the same at every
  *   order: two pagemap reads a page read.
  * - <fa calls> and <fa mapped> are the deltas of /proc/vmstat's
  *   fault_around and fault_around_mapped over the measured phases,
@@ -626,6 +627,12 @@ static const struct event {
 };
 #define NR_EVENTS	(sizeof(events) / sizeof(events[0]))
 
+/* Counted at unmap: read after it, not right after the work. */
+static int at_unmap(const struct event *e)
+{
+	return !strcmp(e->name, "pgunmap_file_old");
+}
+
 static int key_in(const char *key, const char *keys)
 {
 	size_t n = strlen(key);
@@ -1050,7 +1057,7 @@ int main(int argc, char **argv, char **envp)
 	unsigned long long t0, t_ready, work_ns = 0, down_ns = 0, t, fixed;
 	const char *dir = "/tmp", *w = NULL, *file = NULL, *file2 = NULL;
 	struct fa_counters fa_before, fa_after;
-	long long ev_before[NR_EVENTS], ev_after[NR_EVENTS];
+	long long ev_before[NR_EVENTS], ev_after[NR_EVENTS], ev_unmapped[NR_EVENTS];
 	int vmstat;
 	long minflt = 0, majflt = 0, mapped = 0, distinct = 0, unread = 0;
 	unsigned int held = 0, i, pass;
@@ -1290,6 +1297,8 @@ int main(int argc, char **argv, char **envp)
 				munmap(hot_map, file2_size);
 			down_ns += now_ns() - t;
 		}
+		if (is_hotcold())
+			read_events(ev_unmapped);
 		wait_all();	/* torn down */
 		if (procs)
 			down_ns += span();
@@ -1341,10 +1350,13 @@ int main(int argc, char **argv, char **envp)
 	if (is_hotcold()) {
 		/* Its second line: the fates of the pages and the counts. */
 		printf("hits=%ld reclaimed_read=%ld", sh->hits, sh->reclaimed_read);
-		for (i = 0; i < NR_EVENTS; i++)
+		for (i = 0; i < NR_EVENTS; i++) {
+			long long *end = at_unmap(&events[i]) ? ev_unmapped : ev_after;
+
 			printf(" %s=%lld", events[i].name,
-			       ev_before[i] < 0 || ev_after[i] < 0 ? -1 :
-			       ev_after[i] - ev_before[i]);
+			       ev_before[i] < 0 || end[i] < 0 ? -1 :
+			       end[i] - ev_before[i]);
+		}
 		printf("\n");
 	}
 	return 0;
