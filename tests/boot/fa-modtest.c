@@ -124,7 +124,6 @@ static int make_file(const char *path, size_t pages)
 	return fd;
 }
 
-/* Read a byte of every @stride-th page of @p's @pages: the minor faults. */
 /* This thread's minor faults so far. */
 static long thread_minflt(void)
 {
@@ -134,6 +133,7 @@ static long thread_minflt(void)
 	return ru.ru_minflt;
 }
 
+/* Read a byte of every @stride-th page of @p's @pages: the minor faults. */
 static long read_every(const char *p, size_t pages, size_t stride)
 {
 	long before = thread_minflt();
