@@ -595,6 +595,8 @@ static void hotcold(void)
  * names.
  */
 enum { VMSTAT, MEMSTAT, MEMEVENTS, MEMPSI };
+/* Or'ed into an event's file: it counts at unmap, so read it after that. */
+#define AT_UNMAP	0x100
 static const char *const event_files[] = {
 	"/proc/vmstat", "memory.stat", "memory.events", "memory.pressure",
 };
@@ -613,7 +615,7 @@ static const struct event {
 	{ "allocstall", VMSTAT, "allocstall_dma|allocstall_dma32|allocstall_normal|allocstall_movable|allocstall_device" },
 	{ "pgmajfault", VMSTAT, "pgmajfault" },
 	/* Patch 14's: file PTEs still old at unmap (-1 without it). */
-	{ "pgunmap_file_old", VMSTAT, "pgunmap_file_old" },
+	{ "pgunmap_file_old", VMSTAT | AT_UNMAP, "pgunmap_file_old" },
 	{ "memcg_pgscan", MEMSTAT, "pgscan" },
 	{ "memcg_pgsteal", MEMSTAT, "pgsteal" },
 	{ "memcg_pgactivate", MEMSTAT, "pgactivate" },
@@ -626,12 +628,6 @@ static const struct event {
 	{ "psi_full_us", MEMPSI, "full" },
 };
 #define NR_EVENTS	(sizeof(events) / sizeof(events[0]))
-
-/* Counted at unmap: read after it, not right after the work. */
-static int at_unmap(const struct event *e)
-{
-	return !strcmp(e->name, "pgunmap_file_old");
-}
 
 static int key_in(const char *key, const char *keys)
 {
@@ -647,7 +643,7 @@ static int key_in(const char *key, const char *keys)
 	}
 }
 
-/* Each event's count now: -1 where its file cannot be read. */
+/* Each event's count now: -1 where its file or its keys are missing. */
 static void read_events(long long *v)
 {
 	char path[512], line[256], key[64];
@@ -667,9 +663,6 @@ static void read_events(long long *v)
 		in = fopen(path, "r");
 		if (!in)
 			continue;
-		for (e = 0; e < NR_EVENTS; e++)
-			if (events[e].file == (int)f)
-				v[e] = 0;
 		while (fgets(line, sizeof(line), in)) {
 			const char *t = strstr(line, "total=");
 			long long n;
@@ -677,9 +670,11 @@ static void read_events(long long *v)
 			if (sscanf(line, "%63s %lld", key, &n) != 2 &&
 			    !(f == MEMPSI && t && sscanf(t, "total=%lld", &n) == 1))
 				continue;
+			/* A key the kernel lacks leaves its event at -1. */
 			for (e = 0; e < NR_EVENTS; e++)
-				if (events[e].file == (int)f && key_in(key, events[e].keys))
-					v[e] += n;
+				if ((events[e].file & ~AT_UNMAP) == (int)f &&
+				    key_in(key, events[e].keys))
+					v[e] = (v[e] < 0 ? 0 : v[e]) + n;
 		}
 		fclose(in);
 	}
@@ -1351,7 +1346,7 @@ int main(int argc, char **argv, char **envp)
 		/* Its second line: the fates of the pages and the counts. */
 		printf("hits=%ld reclaimed_read=%ld", sh->hits, sh->reclaimed_read);
 		for (i = 0; i < NR_EVENTS; i++) {
-			long long *end = at_unmap(&events[i]) ? ev_unmapped : ev_after;
+			long long *end = events[i].file & AT_UNMAP ? ev_unmapped : ev_after;
 
 			printf(" %s=%lld", events[i].name,
 			       ev_before[i] < 0 || end[i] < 0 ? -1 :
