@@ -7,10 +7,14 @@
 # architecture: the first time, that adds it as a foreign architecture to
 # dpkg (dpkg --add-architecture).  "deps.sh perf" (make bench NATIVE=1,
 # whose runs perf stat counts) also installs linux-perf.
+# The base's linux-source is not installed: tree.sh downloads and unpacks
+# it (scripts/basever.sh).  Every apt-get goes through lib.sh's apt_try:
+# an index failing in apt-get update (a mirror syncing) fails nothing by
+# itself, and a package that cannot be had is retried, then named in one
+# error line.
 . "$(dirname "$0")/lib.sh"
 
 pkgs=(
-	"linux-source-6.12=$BASE_VERSION"
 	bc bison flex e2fsprogs libelf-dev libssl-dev dwarves kmod cpio xz-utils rsync
 	python3 python3-ply python3-git git ccache sparse coccinelle ocaml-nox
 	gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu gcc-powerpc64le-linux-gnu
@@ -45,14 +49,14 @@ fetch_busybox() {
 	dpkg --print-foreign-architectures | grep -qx "$arch" || {
 		[ "$(id -u)" = 0 ] || die "need root to add the $arch architecture"
 		dpkg --add-architecture "$arch"
-		apt-get update -qq
 	}
 	tmp=$(mktemp -d)
 	mkdir -p "$dir"
-	# An old package list may name a version the mirror no longer has.
-	get() { (cd "$tmp" && apt-get download -qq -o APT::Sandbox::User=root "busybox-static:$arch"); }
-	get || { apt-get update -qq && get; } ||
-		die "apt-get could not download busybox-static:$arch"
+	# apt_try updates first: after --add-architecture the lists have no
+	# $arch package yet, and an old list may name a version the mirror
+	# no longer has.
+	get() { (cd "$tmp" && apt_get download -qq -o APT::Sandbox::User=root "busybox-static:$arch"); }
+	apt_try "busybox-static:$arch" get || exit 1
 	dpkg-deb -x "$tmp"/busybox-static_*_"$arch".deb "$dir"
 	rm -rf "$tmp"
 }
@@ -65,11 +69,5 @@ fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 log "installing: ${missing[*]}"
 [ "$(id -u)" = 0 ] || die "need root to install: ${missing[*]}"
-apt-get update -qq
-if ! apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; then
-	[[ " ${missing[*]}" == *" linux-source-6.12="* ]] ||
-		die "apt-get could not install: ${missing[*]}"
-	apt-cache madison linux-source-6.12 >&2 || true
-	die "apt-get could not install: ${missing[*]} (for another base, run: make tree BASE_VERSION=<version listed above>)"
-fi
+apt_try "${missing[*]}" apt_get install -y -qq --no-install-recommends "${missing[@]}" || exit 1
 update-ccache-symlinks || true

@@ -7,12 +7,10 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${O:-$TOP/build}
 mkdir -p "$BUILD"
 BUILD=$(cd "$BUILD" && pwd)
-TREE=$BUILD/linux
 BASE_TAG=faultaround-base
 # The last upstream commit in the tree: the lab-only patches sit above it.
 UPSTREAM_TAG=faultaround-upstream
-PINNED_VERSION=$(grep -v '^#' "$TOP/patches/BASE_VERSION" | sed -n 1p)
-BASE_VERSION=${BASE_VERSION:-$PINNED_VERSION}
+# The base (BASE=, PATCHES, TREE, BASE_SUFFIX...) is chosen below, after die.
 JOBS=${JOBS:-$(nproc)}
 # The boot lab's guests: kernel.sh builds a kernel for each variant
 # (guest_of), initramfs.sh its user space, qemu-run.sh boots it.  Name,
@@ -173,6 +171,112 @@ kcsan_reports() {
 log() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# The base the series is built on, BASE=<line> (every target takes it):
+#   - default: the main series, patches/, on Debian's linux-source-<line>,
+#     the line being the first two numbers of patches/BASE_VERSION's
+#     version (7.3); BASE=<that line> says the same;
+#   - BASE=6.12: the LTS backport, patches/6.12/ (its own BASE_VERSION,
+#     numbered patches, cover-letter.txt and lab/; CC and VERSION stay
+#     shared in patches/).
+# Each base has its own tree and build outputs, so both live side by side
+# in one build/: TREE=$BUILD/linux for the main one, $BUILD/linux-6.12 for
+# the backport, and every per-tree directory under $BUILD carries
+# $BASE_SUFFIX (empty, or -6.12): out$BASE_SUFFIX/, mod$BASE_SUFFIX/,
+# boot$BASE_SUFFIX/, logs$BASE_SUFFIX/...  $BUILD/deps/ (busybox, the
+# base tarballs) is shared.
+# PINNED_VERSION: the version the base's series was tested on (its
+# BASE_VERSION file); BASE_VERSION=<version> on the command line forces
+# another (scripts/basever.sh has the rule when Debian has moved on).
+# PATCHES: the series make tree applies, $BASE_PATCHES, unless the
+# environment names another copy (series.sh writes one, send.sh gates one).
+pinned_of() { grep -v '^#' "$1/BASE_VERSION" | sed -n 1p; }
+# line_of <Debian version>: its first two numbers, 7.3 of 7.3.4-1~bpo13+1.
+line_of() { [[ $1 =~ ^([0-9]+\.[0-9]+) ]] && echo "${BASH_REMATCH[1]}"; }
+MAIN_LINE=$(line_of "$(pinned_of "$TOP/patches")") ||
+	die "patches/BASE_VERSION names no Debian version"
+BASE=${BASE:-$MAIN_LINE}
+if [ "$BASE" = "$MAIN_LINE" ]; then
+	BASE_PATCHES=$TOP/patches BASE_SUFFIX=
+elif [[ $BASE =~ ^[0-9]+\.[0-9]+$ ]] && [ -f "$TOP/patches/$BASE/BASE_VERSION" ]; then
+	BASE_PATCHES=$TOP/patches/$BASE BASE_SUFFIX=-$BASE
+else
+	die "BASE=$BASE: no such series; BASE=$MAIN_LINE (patches/, the default) or a backport of patches/<line>/: $(cd "$TOP/patches" && ls -d [0-9]*.[0-9]*/ 2>/dev/null | tr -d / | tr '\n' ' ')"
+fi
+PATCHES=${PATCHES:-$BASE_PATCHES}
+PINNED_VERSION=$(pinned_of "$BASE_PATCHES")
+[ -n "$PINNED_VERSION" ] || die "${BASE_PATCHES#"$TOP"/}/BASE_VERSION names no version"
+# Set on the command line (forced), or empty: basever.sh tells them apart.
+FORCED_VERSION=${BASE_VERSION:-}
+[ "$FORCED_VERSION" != "$PINNED_VERSION" ] || FORCED_VERSION=
+BASE_VERSION=${BASE_VERSION:-$PINNED_VERSION}
+# The line of the base: what LINUX=<git tree> must be, and the package.
+BASE_LINE=$(line_of "$PINNED_VERSION") || die "${BASE_PATCHES#"$TOP"/}/BASE_VERSION: '$PINNED_VERSION' is not a Debian version"
+TREE=$BUILD/linux$BASE_SUFFIX
+export BASE
+
+# A file of the series shared by every base (patches/CC, patches/VERSION):
+# $1's own if it has one, else patches/'s.
+series_file() { if [ -e "$1/$2" ]; then echo "$1/$2"; else echo "$TOP/patches/$2"; fi; }
+
+# apt-get, retried: the one wrapper every apt-get of the scripts goes
+# through (deps.sh's install and busybox download, basever.sh's base
+# download).  A mirror syncing makes apt-get update fail for one index
+# ("File has unexpected size ... Mirror sync in progress?") and pass
+# minutes later; that must never fail a check by itself.  So:
+#   apt_try <what> <command...>
+# up to $APT_TRIES times (4): apt-get update, whatever its status (one
+# index failing says nothing of the one <what> comes from; its status is
+# left in $APT_UPDATE_OK, 1 or 0), then <command...> (an apt_get install or
+# download, or a function); done as soon as <command> succeeds, else a
+# sleep of the next of $APT_SLEEPS seconds (5 15 45; the test sets 0) and
+# again.  <command> returning 3 means final: no retry, status 1, and the
+# command's own message.  After the last try, one line, and status 1:
+#   error: could not get <what> from Debian's archive after N tries (may be transient: mirror sync; run again)
+# apt_get runs $APT_GET (apt-get; the test's fake) with the options in the
+# array APT_OPTIONS (basever.sh's private sources and lists; empty: the
+# host's apt).  Its output goes to $APT_LOG, whose last error line is shown
+# when a try fails.
+APT_GET=${APT_GET:-apt-get}
+APT_CACHE=${APT_CACHE:-apt-cache}
+APT_TRIES=${APT_TRIES:-4}
+APT_SLEEPS=${APT_SLEEPS:-5 15 45}
+APT_OPTIONS=()
+APT_UPDATE_OK=0
+apt_get() { "$APT_GET" ${APT_OPTIONS[@]+"${APT_OPTIONS[@]}"} "$@"; }
+apt_cache() { "$APT_CACHE" ${APT_OPTIONS[@]+"${APT_OPTIONS[@]}"} "$@"; }
+apt_try() {
+	local what=$1 try=1 sleeps s why rc
+	shift
+	read -ra sleeps <<< "$APT_SLEEPS"
+	APT_LOG=${APT_LOG:-$BUILD/deps/apt-get.log}
+	mkdir -p "$(dirname "$APT_LOG")"
+	while :; do
+		rc=0
+		apt_get -q update > "$APT_LOG" 2>&1 || rc=$?
+		if [ "$rc" = 0 ]; then
+			APT_UPDATE_OK=1
+		else
+			APT_UPDATE_OK=0
+			why=$(grep -E '^(E|W|Err):' "$APT_LOG" | sed -n '$p')
+			log "apt-get update failed (${why:-status $rc}); trying $what anyway"
+		fi
+		rc=0
+		"$@" >> "$APT_LOG" 2>&1 || rc=$?
+		[ "$rc" != 0 ] || return 0
+		# 3: the command's own verdict, final (what it wants is not
+		# served, and the update was clean): no retry, its message.
+		[ "$rc" != 3 ] || return 1
+		[ "$try" -lt "$APT_TRIES" ] || break
+		s=${sleeps[try - 1]:-${sleeps[${#sleeps[@]} - 1]:-0}}
+		why=$(grep -E '^(E|W|Err):' "$APT_LOG" | sed -n '$p')
+		log "apt: $what: try $try of $APT_TRIES failed (${why:-no reason given}); again in ${s}s"
+		sleep "$s"
+		try=$((try + 1))
+	done
+	echo "error: could not get $what from Debian's archive after $APT_TRIES tries (may be transient: mirror sync; run again)" >&2
+	return 1
+}
+
 # The numbered patches in directory $1, in order, without the cover letter
 # (it carries no diff).  Only $1 itself: patches/lab/ is not patches/.
 numbered_patches() {
@@ -183,16 +287,16 @@ numbered_patches() {
 
 # The upstream part (what make send sends) and the lab-only part (applied
 # on top, never sent).
-series_patches() { numbered_patches "$TOP/patches"; }
-lab_patches() { numbered_patches "$TOP/patches/lab"; }
+series_patches() { numbered_patches "$PATCHES"; }
+lab_patches() { numbered_patches "$PATCHES/lab"; }
 
 # What the tree is built from, as tree.sh and series.sh record it: the
 # names and contents of both parts, and the base commit ($1, default the tag).
 applied_stamp() {
 	local files
-	files=$( (series_patches; lab_patches) | sed "s|^$TOP/patches/||")
+	files=$( (series_patches; lab_patches) | sed "s|^$PATCHES/||")
 	printf '%s:%s\n' \
-		"$(cd "$TOP/patches" && sha256sum $files /dev/null | sha256sum | cut -d' ' -f1)" \
+		"$(cd "$PATCHES" && sha256sum $files /dev/null | sha256sum | cut -d' ' -f1)" \
 		"$(git -C "$TREE" rev-parse "${1:-$BASE_TAG}^{commit}")"
 }
 
@@ -279,8 +383,9 @@ $fix"
 	printf '%s <%s>\n' "$name" "$email"
 }
 
-# The people of $1/CC (patches/CC: the series' history), one a line.
-series_cc() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1/CC"; }
+# The people of $1/CC (patches/CC, shared by the bases: the series'
+# history), one a line.
+series_cc() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$(series_file "$1" CC)"; }
 
 # A patch's recipients from the tree's get_maintainer.pl, one a line.
 maintainers() {

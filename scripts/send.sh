@@ -8,11 +8,12 @@
 # lab-only patch, subject style, checkpatch --strict, git am onto a clean
 # base, each patch built on its own.  Recipients come from the tree's
 # get_maintainer.pl.
-# PATCHES=<dir> gates another copy of the series (make test uses it).
+# BASE=6.12 sends the backport, patches/6.12/ (lib.sh's PATCHES), with
+# patches/CC.  PATCHES=<dir> gates another copy of the series (make test
+# uses it).
 . "$(dirname "$0")/lib.sh"
 require_tree
 
-PATCHES=${PATCHES:-$TOP/patches}
 sender=$(sender_identity "make send") || exit 1
 mapfile -t patches < <(numbered_patches "$PATCHES")
 mapfile -t lab < <(numbered_patches "$PATCHES/lab")
@@ -48,7 +49,7 @@ log "gate: checkpatch --strict"
 "$TOP/scripts/checkpatch.sh" "${patches[@]}" || refuse "checkpatch found problems (above)"
 
 log "gate: git am onto $BASE_TAG"
-SRC=$BUILD/send-src
+SRC=$BUILD/send-src$BASE_SUFFIX
 [ ! -d "$SRC" ] || git -C "$SRC" am --abort >/dev/null 2>&1 || true
 worktree_at "$SRC" "$BASE_TAG"
 for p in "${patches[@]}"; do

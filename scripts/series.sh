@@ -8,15 +8,16 @@
 # is From its commit's author and signed off by whoever runs this: a
 # placeholder identity only gets a warning (the patches kept in the
 # repository may carry one; make send refuses it).
+# With BASE=6.12, patches/6.12/ from build/linux-6.12 (lib.sh's PATCHES
+# and TREE); patches/VERSION is shared by both.
 # PATCHES=<dir> writes another copy of patches/ (make test uses it).
 . "$(dirname "$0")/lib.sh"
 require_tree
 
-PATCHES=${PATCHES:-$TOP/patches}
 sender=$(sender_identity "make series" warn) || exit 1
 # patches/VERSION: a number N for "[PATCH vN ...]", or RFC for a fresh
 # "[RFC PATCH ...]" series, which carries no version.
-version=$(cat "$PATCHES/VERSION")
+version=$(cat "$(series_file "$PATCHES" VERSION)")
 case $version in
 RFC)	reroll=(--rfc) ;;
 [1-9]|[1-9][0-9]) reroll=(-v"$version") ;;
@@ -83,7 +84,7 @@ install_part() {
 install_part "$tmp/upstream" "$PATCHES"
 install_part "$tmp/lab" "$PATCHES/lab"
 # patches/ now matches the tree: tell tree.sh nothing needs re-applying.
-if [ "$PATCHES" = "$TOP/patches" ]; then
+if [ "$PATCHES" = "$BASE_PATCHES" ]; then
 	git -C "$TREE" config faultaround.applied \
 		"$(applied_stamp):$(git -C "$TREE" rev-parse HEAD)"
 fi

@@ -1,14 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Build the base kernel tree as a git repository tagged $BASE_TAG, then
-# git-am onto branch faultaround the upstream part (patches/, its last
-# commit tagged $UPSTREAM_TAG) and the lab-only part (patches/lab/).
-# The base is Debian's linux-source-6.12, or with LINUX=<git tree> that
-# tree's HEAD (or LINUX_BASE=<rev>), cloned with --shared into $TREE so
-# that the user's repository, branches and working tree stay untouched.
+# git-am onto branch faultaround the upstream part ($PATCHES: patches/, or
+# patches/6.12/ with BASE=6.12; its last commit tagged $UPSTREAM_TAG) and
+# the lab-only part ($PATCHES/lab/), in $TREE (build/linux, or
+# build/linux-6.12).
+# The base is Debian's linux-source-<line> (7.3; BASE=6.12: 6.12), the
+# version basever.sh's rule picks (the pinned one while Debian serves it),
+# downloaded and unpacked, never installed; it prints the version used
+# and the rule applied ("base: linux-source-7.3 7.3.4-1~bpo13+1 (pinned)").
+# With LINUX=<git tree> the base is that tree's HEAD (or LINUX_BASE=<rev>),
+# which must be Linux <line>.x, cloned with --shared into $TREE so that the
+# user's repository, branches and working tree stay untouched.
 . "$(dirname "$0")/lib.sh"
-
-TARBALL=/usr/src/linux-source-6.12.tar.xz
+. "$(dirname "$0")/basever.sh"
+# Only the main series falls forward to a newer line (basever.sh, rule 4).
+BASE_FALLS_FORWARD=0
+[ -n "$BASE_SUFFIX" ] || BASE_FALLS_FORWARD=1
 
 # What make kernelversion prints for commit $2 of repository $1, read from
 # that commit's Makefile: the user's working tree may be elsewhere, and
@@ -21,54 +29,85 @@ kernelversion() {
 		END { if (v != "") print v "." p "." s e }'
 }
 
-# faultaround.base records the source: a Debian version, or git:<path>.
+# The tree records its source in git config: faultaround.base, the
+# package and version it was unpacked from (linux-source-7.3=<version>:
+# the line is in it, so a 6.12 tree is never taken for a 7.3 one) or
+# git:<path>; faultaround.request, what was asked (the package, and the
+# pinned or the forced version), which the next make tree must ask again
+# to reuse the tree without asking Debian; faultaround.rule, basever.sh's
+# words for how the version was chosen.
 describe() {
 	case $1 in
 	git:*)	echo "LINUX=${1#git:}" ;;
 	"")	echo "an unknown source" ;;
-	*)	echo "BASE_VERSION=$1 (Debian's linux-source-6.12)" ;;
+	linux-source-*=*) echo "Debian's ${1%%=*} ${1#*=}" ;;
+	*)	echo "Debian's linux-source $1 (recorded without its line: an older make tree)" ;;
+	esac
+}
+
+describe_request() {
+	case $1 in
+	git:*)	describe "$1" ;;
+	*" pinned "*) echo "Debian's ${1%% *} (pinned ${1##* })" ;;
+	*)	echo "Debian's ${1%% *} (${1#* })" ;;
 	esac
 }
 
 if [ -n "${LINUX:-}" ]; then
 	[ -d "$LINUX" ] || die "LINUX=$LINUX: no such directory"
 	LINUX=$(git -C "$LINUX" rev-parse --show-toplevel 2>/dev/null) ||
-		die "LINUX=$LINUX is not a git repository; give a Linux 6.12 git checkout"
+		die "LINUX=$LINUX is not a git repository; give a Linux $BASE_LINE git checkout"
 	base=$(git -C "$LINUX" rev-parse -q --verify "${LINUX_BASE:-HEAD}^{commit}") ||
 		die "LINUX_BASE=${LINUX_BASE:-HEAD} is not a commit in $LINUX"
 	kv=$(kernelversion "$LINUX" "$base" 2>/dev/null || true)
-	[[ $kv == 6.12.* ]] ||
-		die "$LINUX at ${LINUX_BASE:-HEAD} is Linux '${kv:-?}', not 6.12.x; the series is for 6.12 (LINUX_BASE=<rev> picks another commit)"
-	source=git:$LINUX
+	[[ $kv == "$BASE_LINE".* ]] ||
+		die "$LINUX at ${LINUX_BASE:-HEAD} is Linux '${kv:-?}', not $BASE_LINE.x; the series in ${BASE_PATCHES#"$TOP"/}/ (BASE=$BASE) is for $BASE_LINE (LINUX_BASE=<rev> picks another commit)"
+	request=git:$LINUX
 else
-	installed=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || true)
-	[ "$installed" = "$BASE_VERSION" ] ||
-		die "linux-source-6.12 is '${installed:-not installed}', but patches/BASE_VERSION pins $PINNED_VERSION.
-  Install the pinned one:  apt-get install linux-source-6.12=$BASE_VERSION
-  or build on the installed one at your own risk:  make tree BASE_VERSION=$installed"
-	source=$BASE_VERSION
+	want=${FORCED_VERSION:-$PINNED_VERSION}
+	line=$(line_of "$want") || die "BASE_VERSION=$want is not a Debian linux-source version"
+	if [ -n "$FORCED_VERSION" ]; then
+		request="linux-source-$line BASE_VERSION=$want"
+	else
+		request="linux-source-$line pinned $want"
+	fi
 fi
 
 if [ -d "$TREE/.git" ]; then
 	have=$(git -C "$TREE" config faultaround.base || true)
-	[ "$have" = "$source" ] ||
-		die "$TREE was built from $(describe "$have"), not from $(describe "$source").
+	[ "$(git -C "$TREE" config faultaround.request || true)" = "$request" ] ||
+		die "$TREE was built from $(describe "$have"), not for $(describe_request "$request").
   Run with the same source (pass it to every make), use another O=<dir>, or remove the tree: rm -rf $TREE"
+	source=$have
+	rule=$(git -C "$TREE" config faultaround.rule || true)
+	case $source in
+	git:*)	log "base: LINUX=${source#git:} (${rule:-Linux $kv}; the tree as built)" ;;
+	*)	log "base: ${source%%=*} ${source#*=} (${rule:-rule not recorded}; the tree as built)" ;;
+	esac
 elif [ -n "${LINUX:-}" ]; then
 	log "cloning $LINUX (shared objects) into $TREE"
+	source=$request rule="Linux $kv"
+	log "base: LINUX=$LINUX ($rule)"
 	rm -rf "$TREE.tmp"
 	git clone -q --shared --no-checkout "$LINUX" "$TREE.tmp"
 	git -C "$TREE.tmp" config faultaround.base "$source"
+	git -C "$TREE.tmp" config faultaround.request "$request"
+	git -C "$TREE.tmp" config faultaround.rule "$rule"
 	git -C "$TREE.tmp" tag -f "$BASE_TAG" "$base" >/dev/null
 	git -C "$TREE.tmp" checkout -q --detach "$BASE_TAG"
 	mv "$TREE.tmp" "$TREE"
 else
-	log "extracting $TARBALL ($BASE_VERSION)"
+	base_get
+	source=$BASE_PKG=$BASE_USED rule=$BASE_RULE
+	log "base: $BASE_PKG $BASE_USED ($rule)"
+	log "extracting ${BASE_TARBALL#"$TOP"/}"
 	rm -rf "$TREE.tmp"
 	mkdir -p "$TREE.tmp"
-	tar -xf "$TARBALL" -C "$TREE.tmp" --strip-components=1
+	tar -xf "$BASE_TARBALL" -C "$TREE.tmp" --strip-components=1
 	git -C "$TREE.tmp" init -q -b faultaround
 	git -C "$TREE.tmp" config faultaround.base "$source"
+	git -C "$TREE.tmp" config faultaround.request "$request"
+	git -C "$TREE.tmp" config faultaround.rule "$rule"
 	# Debian's .gitignore ends with '/*': force-add, or the commit is empty.
 	git -C "$TREE.tmp" add -f -A
 	# Fixed identity and dates so that the base commit id, which the cover
@@ -76,10 +115,17 @@ else
 	GIT_AUTHOR_NAME=faultaround GIT_AUTHOR_EMAIL=faultaround@localhost \
 	GIT_COMMITTER_NAME=faultaround GIT_COMMITTER_EMAIL=faultaround@localhost \
 	GIT_AUTHOR_DATE='2000-01-01T00:00:00Z' GIT_COMMITTER_DATE='2000-01-01T00:00:00Z' \
-		git -C "$TREE.tmp" commit -q -m "Linux $BASE_VERSION (Debian linux-source-6.12)"
+		git -C "$TREE.tmp" commit -q -m "Linux $BASE_USED (Debian $BASE_PKG)"
 	git -C "$TREE.tmp" tag "$BASE_TAG"
 	mv "$TREE.tmp" "$TREE"
 fi
+# What a patch that does not apply is named against: the base used, and
+# what the series is pinned to.
+case $source in
+git:*)	onto="LINUX=$LINUX (Linux $kv; the series is pinned to linux-source-$BASE_LINE $PINNED_VERSION)" ;;
+*=*)	onto="${source%%=*} ${source#*=} (${FORCED_VERSION:+BASE_VERSION=$FORCED_VERSION; }pinned $PINNED_VERSION)" ;;
+*)	onto="$(describe "$source")" ;;
+esac
 # With LINUX the base follows that tree's HEAD (or LINUX_BASE).
 [ -n "${LINUX:-}" ] || base=$(git -C "$TREE" rev-parse "$BASE_TAG^{commit}")
 
@@ -108,7 +154,7 @@ apply() {
 	local p
 	for p in "$@"; do
 		if ! git -C "$TREE" am -q --committer-date-is-author-date "$p" >/dev/null 2>&1; then
-			echo "error: ${p#"$TOP"/} does not apply ($(describe "$source")); rejected hunks:" >&2
+			echo "error: ${p#"$TOP"/} does not apply to $onto: rejected hunks:" >&2
 			git -C "$TREE" am --abort >/dev/null 2>&1 || true
 			git -C "$TREE" apply --reject --verbose "$p" >&2 || true
 			find "$TREE" -name '*.rej' -exec cat {} + >&2

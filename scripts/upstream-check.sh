@@ -20,6 +20,7 @@
 #    missing setting; make send refuses every placeholder one by name (RFC
 #    2606 domains, localhost, placeholder names) and takes real ones.
 # Identities come from a throwaway git config, so the user's is untouched.
+# With BASE=6.12 all of it runs on patches/6.12/ (lib.sh's PATCHES).
 . "$(dirname "$0")/lib.sh"
 require_tree
 
@@ -28,7 +29,7 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 mkdir "$tmp/home"
 : > "$tmp/gitconfig"
-cover=$TOP/patches/0000-cover-letter.patch
+cover=$PATCHES/0000-cover-letter.patch
 # Who signed patches/: make series by them must reproduce it byte for byte.
 signer=$(mail_header From "$cover")
 # The project's own git identity: a noreply-looking address under .example,
@@ -68,11 +69,11 @@ verdict() {	# verdict <ok: 0 or not> <what>
 	if [ "$1" = 0 ]; then echo "PASS $2"; else echo "FAIL $2"; fail=1; fi
 }
 
-cp -a "$TOP/patches" "$tmp/series"
+cp -a "$PATCHES" "$tmp/series"
 ok=0
 as_ident "$signer" env PATCHES="$tmp/series" "$TOP/scripts/series.sh" > "$tmp/series.log" 2>&1 ||
 	{ cat "$tmp/series.log"; ok=1; }
-diff -r "$TOP/patches" "$tmp/series" || ok=1
+diff -r "$PATCHES" "$tmp/series" || ok=1
 problem=$(identity_problem "$(ident_name "$signer")" "$(ident_email "$signer")")
 if [ -n "$problem" ] && ! grep -F "warning: make series" "$tmp/series.log" | grep -qF -- "$problem"; then
 	cat "$tmp/series.log"
@@ -81,7 +82,7 @@ fi
 verdict $ok "series: make series by the signer ($signer) leaves patches/ byte-identical${problem:+, warning: $problem}"
 
 # The project's identity: make series warns and signs, make send refuses.
-cp -a "$TOP/patches" "$tmp/project"
+cp -a "$PATCHES" "$tmp/project"
 ok=0
 as_ident "$project" env PATCHES="$tmp/project" "$TOP/scripts/series.sh" > "$tmp/project.log" 2>&1 ||
 	{ cat "$tmp/project.log"; ok=1; }
@@ -114,7 +115,7 @@ n=$(find "$tmp/mail-project" -name '*.eml' | wc -l)
 verdict "$n" "send SEND=1: no mail stored as the project's identity ($n)"
 
 # The real sender signs a copy of the series, which the rest sends.
-cp -a "$TOP/patches" "$tmp/real"
+cp -a "$PATCHES" "$tmp/real"
 ok=0
 as_sender env PATCHES="$tmp/real" "$TOP/scripts/series.sh" > "$tmp/real.log" 2>&1 ||
 	{ cat "$tmp/real.log"; ok=1; }
