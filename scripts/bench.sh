@@ -176,7 +176,7 @@ elif [ "${PRESSURE:-0}" = 1 ]; then
 elif [ "${POSTED:-0}" = 1 ]; then
 	[ "${AB:-0}${AA:-0}${NATIVE:-0}${PRESSURE:-0}$POLICY" = 0000off ] ||
 		die "POSTED=1: not with AB=1, AA=1, NATIVE=1, PRESSURE=1 or POLICY="
-	upstream=$(ls "$TOP"/patches/[0-9][0-9][0-9][0-9]-*.patch | grep -vc /0000-)
+	upstream=$(series_patches | wc -l)
 	variant=release-p$upstream
 	out=$BUILD/bench-posted
 elif [ "$POLICY" = adaptive ]; then
@@ -193,6 +193,8 @@ elif [ "$GUEST" = x86_64 ]; then
 else
 	out=$BUILD/bench-$GUEST
 fi
+# BASE=6.12: the backport's runs beside the main base's (build/bench-6.12...).
+out=$out$BASE_SUFFIX
 ORDERS=${ORDERS:-all}
 REPS=${REPS:-3}
 BOOTS=${BOOTS:-3}
@@ -282,7 +284,7 @@ sweep() {
 		initrds[$variant]=$(BENCH_FIO=$fio_rows BENCH_BUILD=$build_rows \
 			"$TOP/scripts/initramfs.sh" "$variant" bench | tail -n1)
 	initrd=${initrds[$variant]}
-	console=$BUILD/boot/bench-$name.console.log
+	console=$BUILD/boot$BASE_SUFFIX/bench-$name.console.log
 	rm -f "$console"
 	# Under -icount sleep=off an idle guest's clock jumps to its next
 	# timer, seconds at times (the console's "Long readout interval"
@@ -300,12 +302,12 @@ sweep() {
 		tee >(grep '^sweep: ' >&2) | progress "$3" "$4" ||
 		true	# tail fails if the log was missing at first; it waited
 	wait $qemu || die "the bench guest failed (see $console)"
-	accel=$(cat "$BUILD/boot/bench-$name.accel")	# what qemu-run.sh used
+	accel=$(cat "$BUILD/boot$BASE_SUFFIX/bench-$name.accel")	# what qemu-run.sh used
 	echo "$accel" > "$out/accel"	# for REPORT=1
 	echo "$commit" > "$out/runs-commit"
 	tr -d '\r' < "$console" > "$out/sweep-$name.log"
 	keep_sizes "$out/sweep-$name.log"
-	tr -d '\r' < "$BUILD/boot/bench-$name.result.log" |
+	tr -d '\r' < "$BUILD/boot$BASE_SUFFIX/bench-$name.result.log" |
 		grep -E '^(workload,|[a-z@0-9_-]+,[0-9]+,)' > "$out/runs-$name.csv"
 }
 
@@ -408,7 +410,7 @@ elif [ "${REPORT:-0}" = 1 ]; then
 	[ -n "$runs" ] || die "REPORT=1: no runs-$variant-b*.csv in $out"
 	keep_sizes "$out/sweep-$variant-b1.log"
 	# Runs from before bench.sh kept these: the boot's file, the report.
-	accel=$(cat "$out/accel" 2>/dev/null || cat "$BUILD/boot/bench-$variant-b1.accel")
+	accel=$(cat "$out/accel" 2>/dev/null || cat "$BUILD/boot$BASE_SUFFIX/bench-$variant-b1.accel")
 	runs_commit=$(cat "$out/runs-commit" 2>/dev/null ||
 		sed -n 's/^  commit: //p' "$out/report.txt" | head -n1)
 	sets=("patched=$runs")
@@ -428,7 +430,7 @@ report=bench-report.py
 [ "${PRESSURE:-0}" != 1 ] || report=pressure-report.py
 python3 "$TOP/scripts/$report" --out "$out" \
 	--meta "kernel=$kernel" \
-	--meta "base=$BASE_VERSION" \
+	--meta "base=$(git -C "$TREE" config faultaround.base || echo "$BASE_VERSION")" \
 	--meta "config=scripts/kernel.sh $variants" ${QEMU_CPU:+--meta "cpu=$QEMU_CPU"} \
 	--meta "qemu=$accel ${QEMU_OPTS:-}" \
 	--meta "clock=$CLOCK" --meta "default_order=$default_order" \

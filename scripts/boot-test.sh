@@ -41,7 +41,7 @@ case $variant in debug|kcsan) slow=1 ;; esac
 [ $slow = 0 ] || export QEMU_TIMEOUT=${QEMU_TIMEOUT:-1500}
 max_order=0
 while [ $((1 << (max_order + 1))) -le "$ptes" ]; do max_order=$((max_order + 1)); done
-default_order=$(sed -n 's/^CONFIG_FAULT_AROUND_ORDER=//p' "$BUILD/out/qemu-$variant/.config")
+default_order=$(sed -n 's/^CONFIG_FAULT_AROUND_ORDER=//p' "$BUILD/out$BASE_SUFFIX/qemu-$variant/.config")
 [ -n "$default_order" ] || die "no CONFIG_FAULT_AROUND_ORDER in the $variant kernel's .config"
 fail=0
 "$TOP/scripts/qemu-run.sh" "$kernel" "$initrd" "boot-$variant" \
@@ -79,10 +79,10 @@ while read -r value want msg; do
 done <<< "$sysctls"
 
 if [ "$variant" = kcsan ]; then
-	reports=$(kcsan_reports "$BUILD"/boot/boot-kcsan*.console.log)
+	reports=$(kcsan_reports "$BUILD"/boot$BASE_SUFFIX/boot-kcsan*.console.log)
 	other=$(grep -c '^other ' <<< "$reports" || true)
 	[ -z "$reports" ] || sed 's/^/  KCSAN: /' <<< "$reports"
-	if ! grep -q 'kcsan: selftest: \([0-9][0-9]*\)/\1 tests passed' "$BUILD/boot/boot-kcsan.console.log"; then
+	if ! grep -q 'kcsan: selftest: \([0-9][0-9]*\)/\1 tests passed' "$BUILD/boot$BASE_SUFFIX/boot-kcsan.console.log"; then
 		echo "boot-kcsan: FAIL KCSAN: its selftest did not pass at boot: KCSAN did not run"
 		fail=1
 	else

@@ -12,8 +12,8 @@ commit=$1; shift
 args=()
 while [ $# -gt 0 ] && [ "$1" != -- ]; do args+=("$1"); shift; done
 shift
-SRC=$BUILD/check-src
-OUT=${OBJS_OUT:-$BUILD/out/check}
+SRC=$BUILD/check-src$BASE_SUFFIX
+OUT=${OBJS_OUT:-$BUILD/out$BASE_SUFFIX/check}
 CONFIG=${OBJS_CONFIG:-$TOP/Kconfig.snippets/check.config}
 
 worktree_at "$SRC" "$commit"

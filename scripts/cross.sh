@@ -24,7 +24,7 @@ touched=$( (echo mm/memory.o; touched_objects "$BASE_TAG" HEAD) | sort -u)
 while read -r name arch cross defconfig pages expected module; do
 	[ -n "$name" ] || continue
 	[ -z "$only" ] || [[ " $only " == *" $name "* ]] || continue
-	out=$BUILD/out/cross-$name
+	out=$BUILD/out$BASE_SUFFIX/cross-$name
 	mk=(make -s -C "$TREE" O="$out" ARCH="$arch")
 	[ "$cross" = - ] || mk+=(CROSS_COMPILE="$cross")
 	mkdir -p "$out"
@@ -53,7 +53,7 @@ while read -r name arch cross defconfig pages expected module; do
 	log "$name: building $(echo $objs)"
 	"${mk[@]}" -j"$JOBS" KCFLAGS=-Werror $objs || { echo "$name: build FAILED"; fail=1; }
 	[ "$module" = yes ] || continue
-	src=$BUILD/mod/cross-$name
+	src=$BUILD/mod$BASE_SUFFIX/cross-$name
 	module_sources "$src"
 	# Kbuild's lists may continue over lines ending in a backslash.
 	mobjs=$(sed -e ':a' -e '/\\$/{N;s/\\\n//;ba}' "$src/Kbuild" |

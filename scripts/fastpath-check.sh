@@ -32,7 +32,7 @@ build() {
 }
 
 for kunit in ${FASTPATH_KUNIT:-n m}; do
-	out=$BUILD/out/fastpath-kunit-$kunit
+	out=$BUILD/out$BASE_SUFFIX/fastpath-kunit-$kunit
 	mkdir -p "$out"
 	# KCONFIG_ALLCONFIG takes one file: the fragment plus this variant.
 	if [ "$kunit" = n ]; then want='# CONFIG_KUNIT is not set'; else want=CONFIG_KUNIT=$kunit; fi
@@ -63,7 +63,7 @@ done
 # commit (never a branch) whose mm/memory.c the expression breaks must
 # report a call to <callee>, or it proves nothing.
 control() {
-	local src blob index tree rev res out=$BUILD/out/fastpath-kunit-n
+	local src blob index tree rev res out=$BUILD/out$BASE_SUFFIX/fastpath-kunit-n
 	src=$(git -C "$TREE" show "$commit:mm/memory.c")
 	res=$(sed "$2" <<< "$src")
 	[ "$res" != "$src" ] || die "control $1: the expression changed nothing in mm/memory.c"

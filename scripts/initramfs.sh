@@ -16,8 +16,8 @@
 . "$(dirname "$0")/lib.sh"
 
 variant=${1:?usage: initramfs.sh <kernel.sh variant> [bench]}
-kout=$BUILD/out/qemu-$variant
-out=$BUILD/boot/$variant
+kout=$BUILD/out$BASE_SUFFIX/qemu-$variant
+out=$BUILD/boot$BASE_SUFFIX/$variant
 mkdir -p "$out"
 [ -x "$kout/usr/gen_init_cpio" ] || die "build the $variant kernel first (scripts/kernel.sh $variant)"
 
@@ -75,7 +75,7 @@ done >> "$out/initramfs.list"
 # mod_faultaround and its KUnit module, when scripts/module.sh has built
 # them for this kernel.
 for ko in mod_faultaround mod_faultaround_test; do
-	mod=$BUILD/mod/$variant/src/$ko.ko
+	mod=$BUILD/mod$BASE_SUFFIX/$variant/src/$ko.ko
 	[ ! -f "$mod" ] || echo "file /lib/$ko.ko $mod 0644 0 0" >> "$out/initramfs.list"
 done
 "$kout/usr/gen_init_cpio" "$out/initramfs.list" | gzip -n -1 > "$out/initramfs.cpio.gz"

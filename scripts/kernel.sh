@@ -34,15 +34,15 @@ release-kunit-m|base-kunit-m) frags+=("$TOP/Kconfig.snippets/kunit-m.config") ;;
 *)	die "unknown variant $variant" ;;
 esac
 if [[ $variant == base* ]]; then
-	src=$BUILD/base-src
+	src=$BUILD/base-src$BASE_SUFFIX
 	worktree_at "$src" "$BASE_TAG"
 elif [[ $variant == release-p* ]]; then
 	n=${variant#release-p}
 	[[ $n =~ ^[0-9]+$ ]] || die "unknown variant $variant"
-	src=$BUILD/src-p$n
+	src=$BUILD/src-p$n$BASE_SUFFIX
 	worktree_at "$src" "$(series_commit "$n")"
 fi
-out=$BUILD/out/qemu-$variant
+out=$BUILD/out$BASE_SUFFIX/qemu-$variant
 mkdir -p "$out"
 
 # Nothing to do when the fragments and the source are what they were.

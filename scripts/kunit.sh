@@ -21,13 +21,13 @@ arm          --arch=arm --cross_compile=arm-linux-gnueabihf-
 "
 want=${*:-${KUNIT_TARGETS:-}}
 fail=0
-mkdir -p "$BUILD/out"
+mkdir -p "$BUILD/out$BASE_SUFFIX"
 while read -r name args; do
 	[ -n "$name" ] || continue
 	[ -z "$want" ] || [[ " $want " == *" $name "* ]] || continue
 	geo=$(geometry "$name") || die "no geometry for $name in lib.sh"
 	read -r page_size ptes <<< "$geo"
-	json=$BUILD/kunit-$name.json raw=$BUILD/kunit-$name.ktap
+	json=$BUILD/kunit-$name$BASE_SUFFIX.json raw=$BUILD/kunit-$name$BASE_SUFFIX.ktap
 	rm -f "$json" "$raw"
 	log "kunit: $name"
 	# The raw KTAP keeps the suite's own lines (its geometry); kunit.py
@@ -35,11 +35,11 @@ while read -r name args; do
 	# shellcheck disable=SC2086 # $args is a list of options
 	if ! (cd "$TREE" && ./tools/testing/kunit/kunit.py run \
 		--kunitconfig="$TOP/Kconfig.snippets/fault_around.kunitconfig" \
-		--build_dir="$BUILD/out/kunit-$name" --jobs="$JOBS" \
+		--build_dir="$BUILD/out$BASE_SUFFIX/kunit-$name" --jobs="$JOBS" \
 		--raw_output=kunit $args "$SUITE" > "$raw" 2> "$raw.err" &&
 	      ./tools/testing/kunit/kunit.py parse --json="$json" "$raw" \
-		> "$BUILD/kunit-$name.log" 2>&1); then
-		tail -n 40 "$raw.err" "$BUILD/kunit-$name.log"
+		> "$BUILD/kunit-$name$BASE_SUFFIX.log" 2>&1); then
+		tail -n 40 "$raw.err" "$BUILD/kunit-$name$BASE_SUFFIX.log"
 		echo "FAIL kunit fault_around on $name: kunit.py failed (logs: $raw, $raw.err)"
 		fail=1
 		continue

@@ -8,8 +8,8 @@
 
 variant=${1:?usage: module.sh <kernel.sh variant> [target...]}
 shift
-kdir=$BUILD/out/qemu-$variant
-out=$BUILD/mod/$variant
+kdir=$BUILD/out$BASE_SUFFIX/qemu-$variant
+out=$BUILD/mod$BASE_SUFFIX/$variant
 guest=$(guest_of "$variant")
 "$TOP/scripts/kernel.sh" "$variant" >/dev/null
 module_sources "$out/src"

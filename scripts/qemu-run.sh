@@ -15,11 +15,11 @@
 
 kernel=${1:?usage: qemu-run.sh <image> <initramfs> <name> [args]}
 initrd=${2:?}; name=${3:?}; shift 3
-[[ $kernel =~ /out/qemu-([^/]+)/ ]] ||
+[[ $kernel =~ /out(-[0-9.]+)?/qemu-([^/]+)/ ]] ||
 	die "$kernel: not a kernel.sh image (build/out/qemu-<variant>/...)"
-guest=$(guest_of "${BASH_REMATCH[1]}")
+guest=$(guest_of "${BASH_REMATCH[2]}")
 arch=$(guest_field "$guest" 1)
-logs=$BUILD/boot
+logs=$BUILD/boot$BASE_SUFFIX
 mkdir -p "$logs"
 TIMEOUT=${QEMU_TIMEOUT:-600}
 SPLAT='WARNING:|BUG:|KASAN:|UBSAN:|Oops|Call Trace:|Kernel panic|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|kmemleak: [0-9]+ new suspected'

@@ -9,7 +9,7 @@
 # and the module load boots' verdicts; then "N passed, N failed".
 . "$(dirname "$0")/lib.sh"
 
-logs=$BUILD/logs
+logs=$BUILD/logs$BASE_SUFFIX
 mkdir -p "$logs"
 passed=0 failed=0 summary=()
 for t in "$@"; do

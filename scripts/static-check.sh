@@ -11,20 +11,20 @@ require_tree
 checker=${1:?usage: static-check.sh sparse|coccicheck}
 case $checker in
 sparse)		args=(C=1) revs="base tip" ;;
-coccicheck)	args=(C=1 CHECK="$BUILD/check-src/scripts/coccicheck" MODE=report)
+coccicheck)	args=(C=1 CHECK="$BUILD/check-src$BASE_SUFFIX/scripts/coccicheck" MODE=report)
 		revs=tip ;;
 *)		die "unknown checker $checker" ;;
 esac
 
 objs=$( (echo mm/memory.o; touched_objects "$BASE_TAG" HEAD) | grep -v '^arch/' | sort -u)
-out=$BUILD/$checker
+out=$BUILD/$checker$BASE_SUFFIX
 mkdir -p "$out"
 for rev in $revs; do
 	commit=$(git -C "$TREE" rev-parse "$([ $rev = base ] && echo "$BASE_TAG" || echo HEAD)")
 	log "$checker at $rev: $(echo $objs)"
 	"$TOP/scripts/build-objs.sh" "$commit" "${args[@]}" -- $objs \
 		> "$out/$rev.raw" 2>&1 || { cat "$out/$rev.raw" >&2; die "build failed at $rev"; }
-	grep -E '^[^ ]+:[0-9]+:' "$out/$rev.raw" | sed "s|$BUILD/check-src/||" > "$out/$rev.txt" || true
+	grep -E '^[^ ]+:[0-9]+:' "$out/$rev.raw" | sed "s|$BUILD/check-src$BASE_SUFFIX/||" > "$out/$rev.txt" || true
 done
 if [ "$revs" != tip ]; then
 	new_findings "$out/base.txt" "$out/tip.txt" > "$out/new.txt"

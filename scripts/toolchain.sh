@@ -17,7 +17,7 @@
 
 variant=${1:?usage: toolchain.sh <variant> <image>}
 img=${2:?usage: toolchain.sh <variant> <image>}
-kout=$BUILD/out/qemu-$variant
+kout=$BUILD/out$BASE_SUFFIX/qemu-$variant
 [ -f "$kout/scripts/kconfig/.conf.cmd" ] || die "build the $variant kernel first"
 command -v strace > /dev/null || die "no strace (scripts/deps.sh installs it)"
 
