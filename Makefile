@@ -1,18 +1,20 @@
 # SPDX-License-Identifier: GPL-2.0
 # faultaround: fault-around order patch series and its lab.
 # Build output goes to build/, or to O=<dir>.  See README.
+# BASE=6.12 (any target): the 6.12 LTS backport in patches/6.12/, with its
+# own tree and outputs (build/linux-6.12...); default: patches/ on 7.3.
 
-export O
+export O BASE
 S := scripts
 
 # The checks that `make check` runs; `make test` adds the accelerator test,
 # KUnit and the boot lab.
 CHECKS := checkpatch sparse coccicheck bisect cross fastpath module-check
 BOOT := boot-normal boot-debug boot-arm64-64k boot-arm
-TESTS := accel-test bench-stats kunit $(CHECKS) upstream $(BOOT) bench-quick
+TESTS := apt-test accel-test bench-stats kunit $(CHECKS) upstream $(BOOT) bench-quick
 
 .PHONY: help deps tree series send upstream kunit check test kernel \
-	module boot-test boot-kcsan bench bench-quick accel-test bench-stats clean \
+	module boot-test boot-kcsan bench bench-quick apt-test accel-test bench-stats clean \
 	$(CHECKS) $(BOOT)
 .NOTPARALLEL:
 
@@ -66,6 +68,12 @@ module: tree
 
 module-check: tree
 	@$(S)/module-check.sh
+
+# The lab's apt: retries past a mirror sync, one error line, and the base
+# version rule (scripts/basever.sh), with a fake apt-get and apt-cache:
+# seconds, no network, no kernel tree.
+apt-test:
+	@tests/lab/apt-retry-test.sh
 
 # The boot lab's choice of KVM or TCG (lib.sh's qemu_accel), with a fake
 # probe: seconds, and neither the tree nor QEMU.
