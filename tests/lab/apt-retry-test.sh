@@ -12,8 +12,10 @@
 # any FAIL.
 tmp=$(mktemp -d) || exit
 trap 'rm -rf "$tmp"' EXIT
-# lib.sh makes $BUILD: a throwaway one here.
+# lib.sh makes $BUILD: a throwaway one here.  The cases set the base
+# themselves: not make test BASE=6.12's, nor the caller's apt settings.
 export O=$tmp/build
+unset BASE BASE_VERSION LINUX LINUX_BASE PATCHES APT_TRIES APT_SLEEPS APT_LOG FORCE
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/scripts/lib.sh"
 set +e
