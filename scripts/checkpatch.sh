@@ -28,7 +28,7 @@ uncovered() {
 
 files=("$@")
 [ ${#files[@]} -gt 0 ] || mapfile -t files < <(series_patches; lab_patches)
-[ ${#files[@]} -gt 0 ] || die "no patches in $TOP/patches"
+[ ${#files[@]} -gt 0 ] || die "no patches in ${PATCHES#"$TOP"/}/"
 fail=0
 for p in "${files[@]}"; do
 	name=$(basename "$p")
