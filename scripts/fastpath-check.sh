@@ -3,8 +3,9 @@
 # Prove from the object code that the per-VMA fault-around policy hook and
 # the kernel's adaptive policy cost nothing while off: in the x86_64
 # mm/memory.o, no call to either is reachable from handle_mm_fault() with
-# both static keys disabled, and in kernel/fork.o and mm/vma.o none from
-# vm_area_free(), vm_area_dup() or remove_vma().  Built twice, CONFIG_KUNIT=n and =m: a
+# both static keys disabled, and none from vm_area_free() or vm_area_dup()
+# (mm/vma_init.o on 7.3; kernel/fork.o, and remove_vma() in mm/vma.o,
+# on 6.12).  Built twice, CONFIG_KUNIT=n and =m: a
 # test option must not change the fault path (in v5, VISIBLE_IF_KUNIT made
 # the helpers global).
 # Usage: fastpath-check.sh  (FASTPATH_KUNIT="n m" picks the variants)
@@ -26,9 +27,31 @@ DUP_FORBIDDEN='^fault_around_policy_vma_dup$'
 commit=$(git -C "$TREE" rev-parse "${FASTPATH_REV:-HEAD}")
 fail=0 summary=()
 
-# build <commit> <out>: mm/memory.o of <commit> with <out>/allconfig.
+# Where the base frees and copies VMAs: "<object> <function>" lines.
+if git -C "$TREE" show "$commit:mm/vma_init.c" 2>/dev/null |
+   grep -q '^struct vm_area_struct \*vm_area_dup('; then
+	VMA_FUNCS="mm/vma_init.o vm_area_free
+mm/vma_init.o vm_area_dup"
+else
+	VMA_FUNCS="kernel/fork.o vm_area_free
+kernel/fork.o vm_area_dup
+mm/vma.o remove_vma"
+fi
+VMA_OBJS=$(awk '{ print $1 }' <<< "$VMA_FUNCS" | sort -u | tr '\n' ' ')
+
+# build <commit> <out>: the objects of <commit> with <out>/allconfig.
 build() {
-	OBJS_OUT=$2 OBJS_CONFIG=$2/allconfig "$TOP/scripts/build-objs.sh" "$1" -- mm/memory.o kernel/fork.o mm/vma.o
+	OBJS_OUT=$2 OBJS_CONFIG=$2/allconfig "$TOP/scripts/build-objs.sh" "$1" -- mm/memory.o $VMA_OBJS
+}
+
+# vma_checks <out>: no policy call from the VMA free and copy paths.
+vma_checks() {
+	local obj fn
+	while read -r obj fn; do
+		[ -f "$1/$obj" ] || die "no $1/$obj"
+		"$TOP/scripts/fastpath-check.py" "$1/$obj" "$fn" "$KEY" \
+			"$([ "$fn" = vm_area_dup ] && echo "$DUP_FORBIDDEN" || echo "$FREE_FORBIDDEN")" || return
+	done <<< "$VMA_FUNCS"
 }
 
 for kunit in ${FASTPATH_KUNIT:-n m}; do
@@ -37,7 +60,7 @@ for kunit in ${FASTPATH_KUNIT:-n m}; do
 	# KCONFIG_ALLCONFIG takes one file: the fragment plus this variant.
 	if [ "$kunit" = n ]; then want='# CONFIG_KUNIT is not set'; else want=CONFIG_KUNIT=$kunit; fi
 	{ cat "$TOP/Kconfig.snippets/fastpath.config"; echo "$want"; } > "$out/allconfig"
-	log "CONFIG_KUNIT=$kunit: building mm/memory.o, kernel/fork.o and mm/vma.o in $out"
+	log "CONFIG_KUNIT=$kunit: building mm/memory.o $VMA_OBJS in $out"
 	build "$commit" "$out"
 	# Kconfig silently drops what it cannot set: check that it took.
 	for opt in "$want" CONFIG_JUMP_LABEL=y CONFIG_64BIT=y; do
@@ -45,13 +68,9 @@ for kunit in ${FASTPATH_KUNIT:-n m}; do
 			die "$out/.config lacks '$opt'; see Kconfig.snippets/fastpath.config"
 	done
 	[ -f "$out/mm/memory.o" ] || die "no $out/mm/memory.o"
-	[ -f "$out/kernel/fork.o" ] || die "no $out/kernel/fork.o"
-	[ -f "$out/mm/vma.o" ] || die "no $out/mm/vma.o"
 	echo "== CONFIG_KUNIT=$kunit"
 	if "$TOP/scripts/fastpath-check.py" "$out/mm/memory.o" "$START" "$KEYS" "$FORBIDDEN" &&
-	   "$TOP/scripts/fastpath-check.py" "$out/kernel/fork.o" vm_area_free "$KEY" "$FREE_FORBIDDEN" &&
-	   "$TOP/scripts/fastpath-check.py" "$out/kernel/fork.o" vm_area_dup "$KEY" "$DUP_FORBIDDEN" &&
-	   "$TOP/scripts/fastpath-check.py" "$out/mm/vma.o" remove_vma "$KEY" "$FREE_FORBIDDEN"; then
+	   vma_checks "$out"; then
 		summary+=("PASS CONFIG_KUNIT=$kunit")
 	else
 		summary+=("FAIL CONFIG_KUNIT=$kunit")
