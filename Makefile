@@ -11,11 +11,16 @@ S := scripts
 # KUnit and the boot lab.
 CHECKS := checkpatch sparse coccicheck bisect cross fastpath module-check
 BOOT := boot-normal boot-debug boot-arm64-64k boot-arm
-TESTS := apt-test accel-test bench-stats kunit $(CHECKS) upstream $(BOOT) bench-quick
+# The 6.12 LTS backport: it applies (its tree), every patch builds, KUnit
+# on UML, and the normal x86_64 kernel boots the runtime tests once (KUnit
+# at boot among them, a second architecture).
+BACKPORT := backport-bisect backport-kunit backport-boot
+TESTS := apt-test accel-test bench-stats kunit $(CHECKS) upstream $(BOOT) \
+	$(BACKPORT) bench-quick
 
 .PHONY: help deps tree series send upstream kunit check test kernel \
 	module boot-test boot-kcsan bench bench-quick apt-test accel-test bench-stats clean \
-	$(CHECKS) $(BOOT)
+	$(CHECKS) $(BOOT) $(BACKPORT)
 .NOTPARALLEL:
 
 help:
@@ -102,6 +107,13 @@ bench: tree
 # make bench QUICK=1: the smoke sweep that make test runs.
 bench-quick: tree
 	@QUICK=1 $(S)/bench.sh
+
+backport-bisect:
+	@$(MAKE) --no-print-directory BASE=6.12 bisect
+backport-kunit:
+	@KUNIT_TARGETS=um $(MAKE) --no-print-directory BASE=6.12 kunit
+backport-boot:
+	@$(MAKE) --no-print-directory BASE=6.12 boot-normal
 
 check: tree
 	@$(S)/run-checks.sh $(CHECKS)
