@@ -16,6 +16,9 @@
 #include <linux/printk.h>
 #include <linux/rwsem.h>
 #include <linux/sched/coredump.h>
+#ifdef MFA_HAVE_EXEC_STATE
+#include <linux/sched/exec_state.h>
+#endif
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
@@ -71,6 +74,29 @@ static bool mfa_ns_capable(const struct file *file, bool opener,
 }
 
 /*
+ * The namespace whose CAP_SYS_PTRACE a tracer needs because @task is not
+ * dumpable by its owner, or NULL when it is.  Under @task's
+ * exec_update_lock, which an exec takes to change either.  Since 7.3 the
+ * task keeps its dumpability (task_exec_state); before, the mm did.
+ */
+static struct user_namespace *mfa_undumpable_ns(struct task_struct *task,
+						struct mm_struct *mm)
+{
+#ifdef MFA_HAVE_EXEC_STATE
+	const struct task_exec_state *es;
+	struct user_namespace *ns;
+
+	rcu_read_lock();
+	es = rcu_dereference(task->exec_state);
+	ns = READ_ONCE(es->dumpable) == TASK_DUMPABLE_OWNER ? NULL : es->user_ns;
+	rcu_read_unlock();
+	return ns;
+#else
+	return get_dumpable(mm) == SUID_DUMP_USER ? NULL : mm->user_ns;
+#endif
+}
+
+/*
  * May these credentials attach to @task with ptrace, by its real ids?
  * The uid/gid, capability and dumpable rules of __ptrace_may_access(),
  * which modules cannot call; LSM ptrace hooks do not apply.
@@ -80,6 +106,7 @@ static bool mfa_may_trace(const struct file *file, bool opener,
 {
 	const struct cred *cred = opener ? file->f_cred : current_cred();
 	const struct cred *tcred;
+	struct user_namespace *ns;
 	bool ok;
 
 	rcu_read_lock();
@@ -97,8 +124,9 @@ static bool mfa_may_trace(const struct file *file, bool opener,
 	 * them: pairs with the write barrier in commit_creds().
 	 */
 	smp_rmb();
-	if (ok && get_dumpable(mm) != SUID_DUMP_USER)
-		ok = mfa_ns_capable(file, opener, mm->user_ns, CAP_SYS_PTRACE);
+	ns = ok ? mfa_undumpable_ns(task, mm) : NULL;
+	if (ns)
+		ok = mfa_ns_capable(file, opener, ns, CAP_SYS_PTRACE);
 	return ok;
 }
 
