@@ -37,11 +37,17 @@
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
 #include <linux/sizes.h>
+#include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/u64_stats_sync.h>
 
 /* The longest command "vma" accepts: "<pid> 0x<16 digits> <order>\n". */
+/* Newer kernels' typed allocator, which 6.12 lacks. */
+#ifndef kzalloc_obj
+#define kzalloc_obj(P, GFP)	kzalloc(sizeof(P), GFP)
+#endif
+
 #define MFA_CMD_MAX_LEN		64
 /*
  * How many writes' overrides may exist at once (-ENOSPC beyond), and how

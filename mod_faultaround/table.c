@@ -82,11 +82,11 @@ EXPORT_SYMBOL_IF_KUNIT(mfa_ovs_find);
 struct mfa_override *mfa_ov_alloc(const struct vm_area_struct *vma,
 				  unsigned int order, gfp_t gfp)
 {
-	struct mfa_override *ov = kzalloc(sizeof(*ov), gfp);
+	struct mfa_override *ov = kzalloc_obj(*ov, gfp);
 
 	if (!ov)
 		return NULL;
-	ov->o = kzalloc(sizeof(*ov->o), gfp);
+	ov->o = kzalloc_obj(*ov->o, gfp);
 	if (ov->o)
 		ov->o->hits = alloc_percpu_gfp(u64_stats_t, gfp);
 	if (!ov->o || !ov->o->hits) {
@@ -210,7 +210,7 @@ void mfa_ovs_dup(struct mfa_overrides *t, const struct vm_area_struct *orig,
 	rcu_read_unlock();
 	if (!from)
 		return;
-	ov = READ_ONCE(t->nr) < limit ? kzalloc(sizeof(*ov), gfp) : NULL;
+	ov = READ_ONCE(t->nr) < limit ? kzalloc_obj(*ov, gfp) : NULL;
 	spin_lock(&t->lock);
 	/* Removed meanwhile: the copy has none either. */
 	from = mfa_ovs_find(t, orig);

@@ -99,9 +99,10 @@ host_apt_entries() {
 }
 
 # Write $BASE_APT/sources.list.d/faultaround.sources (see the top) and set
-# lib.sh's APT_OPTIONS to the private apt.
+# lib.sh's APT_OPTIONS to the private apt.  With "src" (sparse.sh): only
+# deb-src of $BASE_SUITES on the main archive's URI.
 base_apt_setup() {
-	local codename arch entries main list
+	local codename arch entries main list mode=${1:-}
 	codename=$(. "$OS_RELEASE" && echo "${VERSION_CODENAME:-}")
 	[ -n "$codename" ] || die "no VERSION_CODENAME in $OS_RELEASE: cannot tell the host's Debian release"
 	arch=$(dpkg --print-architecture)
@@ -113,15 +114,20 @@ base_apt_setup() {
 	list=$BASE_APT/sources.list.d/faultaround.sources
 	# One stanza per URI and key: the host's suites, and on the main
 	# archive's URI $BASE_SUITES too.
-	awk -v main="$main" -v extra="$BASE_SUITES" -v arch="$arch" '
+	[ "$mode" != src ] ||
+		entries=$(awk -v m="$main" -v c="$codename" '$1 == m && $2 == c' <<< "$entries")
+	awk -v main="$main" -v extra="$BASE_SUITES" -v arch="$arch" -v mode="$mode" '
 		{ k = $1 " " $3; if (!(k in s)) { order[++n] = k } s[k] = s[k] " " $2 }
 		END {
 			for (i = 1; i <= n; i++) {
 				split(order[i], f, " ")
 				suites = substr(s[order[i]], 2)
 				if (f[1] == main && !added) { suites = suites " " extra; added = 1 }
-				printf "%sTypes: deb\nURIs: %s\nSuites: %s\nComponents: main\nArchitectures: %s\n",
-					(i > 1 ? "\n" : ""), f[1], suites, arch
+				if (mode == "src")
+					printf "Types: deb-src\nURIs: %s\nSuites: %s\nComponents: main\n", f[1], extra
+				else
+					printf "%sTypes: deb\nURIs: %s\nSuites: %s\nComponents: main\nArchitectures: %s\n",
+						(i > 1 ? "\n" : ""), f[1], suites, arch
 				if (f[2] != "-") printf "Signed-By: %s\n", f[2]
 			}
 		}' <<< "$entries" > "$list.tmp"

@@ -7,7 +7,14 @@
 
 fail=0
 for target in style check coccicheck; do
-	out=$("$TOP/scripts/module.sh" normal "$target" 2>&1) || { echo "$out"; fail=1; }
+	extra=()
+	[ "$target" != check ] || extra=(CHECK="$("$TOP/scripts/sparse.sh")")
+	out=$("$TOP/scripts/module.sh" normal "$target" "${extra[@]}" 2>&1) || { echo "$out"; fail=1; }
+	if grep -m1 'specified, but .* not available' <<< "$out"; then
+		echo "module $target: FAIL: the checker did not run"
+		fail=1
+		continue
+	fi
 	findings=$(echo "$out" | grep -E '^[^ ]+:[0-9]+:' || true)
 	if [ -n "$findings" ]; then
 		echo "$findings"

@@ -71,10 +71,12 @@ boot() {	# boot <accel> <timeout> <console log> <result log> [args...]
 			-serial file:"$console" -serial file:"$result")
 		set -- console=ttyS0 "$@" ;;
 	esac
+	# kunit.autorun=1: allnoconfig turns CONFIG_KUNIT_AUTORUN_ENABLED
+	# off (7.3); 6.12, which runs the tests anyway, ignores it.
 	timeout --foreground -k 5 "$limit" "${machine[@]}" \
 		-accel "$accel" -smp "$cpus" -nodefaults -display none \
 		-no-reboot -kernel "$kernel" -initrd "$initrd" ${QEMU_OPTS:-} \
-		-append "panic=-1 oops=panic panic_on_warn=1 $*"
+		-append "panic=-1 oops=panic panic_on_warn=1 kunit.autorun=1 $*"
 }
 
 # The KVM probe's boot: a guest with fa.probe=1 must reach userspace

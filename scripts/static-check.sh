@@ -10,7 +10,7 @@ require_tree
 
 checker=${1:?usage: static-check.sh sparse|coccicheck}
 case $checker in
-sparse)		args=(C=1) revs="base tip" ;;
+sparse)		args=(C=1 CHECK="$("$TOP/scripts/sparse.sh")") revs="base tip" ;;
 coccicheck)	args=(C=1 CHECK="$BUILD/check-src$BASE_SUFFIX/scripts/coccicheck" MODE=report)
 		revs=tip ;;
 *)		die "unknown checker $checker" ;;
@@ -24,6 +24,9 @@ for rev in $revs; do
 	log "$checker at $rev: $(echo $objs)"
 	"$TOP/scripts/build-objs.sh" "$commit" "${args[@]}" -- $objs \
 		> "$out/$rev.raw" 2>&1 || { cat "$out/$rev.raw" >&2; die "build failed at $rev"; }
+	# kbuild skips a checker it finds wanting, with only a warning.
+	! grep -m1 'specified, but .* not available' "$out/$rev.raw" >&2 ||
+		die "$checker did not run at $rev"
 	grep -E '^[^ ]+:[0-9]+:' "$out/$rev.raw" | sed "s|$BUILD/check-src$BASE_SUFFIX/||" > "$out/$rev.txt" || true
 done
 if [ "$revs" != tip ]; then
