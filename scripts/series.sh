@@ -15,13 +15,16 @@
 require_tree
 
 sender=$(sender_identity "make series" warn) || exit 1
-# patches/VERSION: a number N for "[PATCH vN ...]", or RFC for a fresh
-# "[RFC PATCH ...]" series, which carries no version.
+# patches/VERSION: a number N for "[PATCH vN ...]", RFC for a fresh
+# "[RFC PATCH ...]" series, which carries no version, or "RFC vN" for
+# "[RFC PATCH vN ...]".
 version=$(cat "$(series_file "$PATCHES" VERSION)")
 case $version in
-RFC)	reroll=(--rfc) ;;
-[1-9]|[1-9][0-9]) reroll=(-v"$version") ;;
-*)	die "$PATCHES/VERSION is '$version': give a version number or RFC" ;;
+RFC)	reroll=(--rfc) prefix= ;;
+"RFC v"[2-9]|"RFC v"[1-9][0-9])
+	prefix=v${version#RFC v}- reroll=(--rfc -v"${version#RFC v}") ;;
+[1-9]|[1-9][0-9]) prefix=v$version- reroll=(-v"$version") ;;
+*)	die "$PATCHES/VERSION is '$version': give a version number, RFC or \"RFC vN\"" ;;
 esac
 cover=$PATCHES/cover-letter.txt
 tmp=$(mktemp -d)
@@ -46,6 +49,7 @@ export GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
 # gc, or in a tree with history), changing every index line.
 format_patch() {
 	git -C "$TREE" -c core.abbrev=12 format-patch -q "${reroll[@]}" \
+		--filename-max-length=$((64 + ${#prefix})) \
 		--signoff --no-thread --zero-commit "$@"
 }
 format_patch --cover-letter --base="$BASE_TAG" -o "$tmp/upstream" \
@@ -68,7 +72,9 @@ lines = [date if l.startswith("Date: ") else l for l in lines]
 open(path, "w").write("\n".join(lines))
 PY
 
-# Copy $1's patches into $2 without the version prefix, replacing the old;
+# Copy $1's patches into $2 without the version prefix (the same names for
+# every version: git counts the prefix in --filename-max-length), replacing
+# the old;
 # a part without patches leaves no directory behind.
 install_part() {
 	local f name
@@ -77,7 +83,7 @@ install_part() {
 		[ -e "$f" ] || continue
 		mkdir -p "$2"
 		name=$(basename "$f")
-		cp "$f" "$2/${name#v"$version"-}"
+		cp "$f" "$2/${name#"$prefix"}"
 	done
 	rmdir "$2" 2>/dev/null || true
 }
