@@ -8,6 +8,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <kunit/visibility.h>
 #include <linux/bsearch.h>
 #include <linux/err.h>
 #include <linux/mm.h>
@@ -24,19 +25,61 @@
 #include "faultaround.h"
 
 static struct mfa_overrides mfa_ovs;
-/* Serializes the writes, and getting and putting the hook for them. */
+/*
+ * Serializes getting and putting the hook.  Held only briefly, never across
+ * a target's mmap lock, which the target can hold for as long as it likes
+ * (a read of its own /proc/self/mem over a FUSE file it never answers):
+ * one stalled target must not stall every other write.
+ */
 static DEFINE_MUTEX(mfa_lock);
 /* The overrides use the hook (mfa_hook_get()) while there are any. */
 static bool mfa_registered;
+/* Sets between taking the hook and publishing their override. */
+static unsigned int mfa_setting;
 
-/* Under mfa_lock: no override left, so no use of the hook either. */
+/* Under mfa_lock: no override left or coming, so no use of the hook. */
 static void mfa_unregister_if_idle(void)
 {
 	lockdep_assert_held(&mfa_lock);
-	if (mfa_registered && !READ_ONCE(mfa_ovs.nr)) {
+	if (mfa_registered && !mfa_setting && !READ_ONCE(mfa_ovs.nr)) {
 		mfa_hook_put();
 		mfa_registered = false;
 	}
+}
+
+/*
+ * Hold the hook for a set, before its mmap lock: registered first, as
+ * nothing is published yet, so that a fault sees no override, and counts
+ * nothing, until there is one.
+ */
+static int mfa_set_begin(const char **why)
+{
+	int err = mutex_lock_killable(&mfa_lock);
+
+	if (err)
+		return err;
+	if (!mfa_registered) {
+		err = mfa_hook_get();
+		if (err) {
+			*why = "another fault-around policy is registered";
+			goto out;
+		}
+		mfa_registered = true;
+	}
+	mfa_setting++;
+out:
+	mutex_unlock(&mfa_lock);
+	return err;
+}
+
+/* The end of a set or a removal: the hook goes with the last override. */
+static void mfa_write_end(bool setting)
+{
+	/* Every holder of mfa_lock holds it briefly: no need to be killable. */
+	mutex_lock(&mfa_lock);
+	mfa_setting -= setting;
+	mfa_unregister_if_idle();
+	mutex_unlock(&mfa_lock);
 }
 
 /* The last override went with its VMA, in a hook that cannot sleep. */
@@ -145,19 +188,9 @@ int mfa_set(struct mm_struct *mm, unsigned long addr, unsigned int order,
 	ov = mfa_ov_alloc(NULL, order, GFP_KERNEL_ACCOUNT);
 	if (!ov)
 		return -ENOMEM;
-	mutex_lock(&mfa_lock);
-	/*
-	 * Registered first, as nothing is published yet: a fault sees no
-	 * override, and counts nothing, until there is one.
-	 */
-	if (!mfa_registered) {
-		err = mfa_hook_get();
-		if (err) {
-			*why = "another fault-around policy is registered";
-			goto out;
-		}
-		mfa_registered = true;
-	}
+	err = mfa_set_begin(why);
+	if (err)
+		goto free;
 	/*
 	 * Copies of VMAs take the mmap lock for writing, and so do frees of
 	 * the VMAs that vma_lookup() can find.
@@ -184,12 +217,13 @@ int mfa_set(struct mm_struct *mm, unsigned long addr, unsigned int order,
 	if (old)
 		mfa_ov_put(old);
 out:
-	mfa_unregister_if_idle();
-	mutex_unlock(&mfa_lock);
+	mfa_write_end(true);
+free:
 	if (ov)
 		mfa_ov_free(ov);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(mfa_set);
 
 /**
  * mfa_default - remove the override of the VMA at @addr in @mm
@@ -205,11 +239,8 @@ int mfa_default(struct mm_struct *mm, unsigned long addr, const char **why)
 	struct vm_area_struct *vma;
 	int err = 0;
 
-	mutex_lock(&mfa_lock);
-	if (mmap_read_lock_killable(mm)) {
-		err = -EINTR;
-		goto out;
-	}
+	if (mmap_read_lock_killable(mm))
+		return -EINTR;
 	vma = vma_lookup(mm, addr);
 	if (!vma) {
 		*why = "no mapping at that address";
@@ -219,9 +250,8 @@ int mfa_default(struct mm_struct *mm, unsigned long addr, const char **why)
 		err = -ENOENT;
 	}
 	mmap_read_unlock(mm);
-	mfa_unregister_if_idle();
-out:
-	mutex_unlock(&mfa_lock);
+	if (!err)
+		mfa_write_end(false);
 	return err;
 }
 
