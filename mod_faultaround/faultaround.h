@@ -51,13 +51,17 @@
 #define MFA_CMD_MAX_LEN		64
 /*
  * How many writes' overrides may exist at once (-ENOSPC beyond), and how
- * many overrides with the copies of split, moved and forked VMAs: a copy
+ * many overrides a copy of a split, moved or forked VMA may join: a copy
  * beyond that, or without memory, is not made (its VMA keeps the global
  * order, and stats counts it), so that no process can grow the hash that
  * every fault reads, and no split, mremap() or fork() fails for it.
+ * Copies never take a write's room: a user who forks an overridden VMA
+ * cannot make root's next write fail.
  */
 #define MFA_MAX_OVERRIDES	1024
 #define MFA_MAX_COPIES		4096	/* four per write on average */
+/* The most overrides the hash holds: the copies' limit, then the writes. */
+#define MFA_MAX_HASHED		(MFA_MAX_COPIES + MFA_MAX_OVERRIDES)
 /* Every order that fits in a page table, on any page-table geometry. */
 #define MFA_NR_ORDERS		(ilog2(MAX_PTRS_PER_PTE) + 1)
 
@@ -137,7 +141,7 @@ void mfa_ovs_init(struct mfa_overrides *t);
 struct mfa_override *mfa_ovs_find(const struct mfa_overrides *t,
 				  const struct vm_area_struct *vma);
 struct mfa_override *mfa_ovs_set(struct mfa_overrides *t, struct mfa_override *ov,
-				 unsigned int writes, unsigned int limit);
+				 unsigned int writes);
 void mfa_ovs_dup(struct mfa_overrides *t, const struct vm_area_struct *orig,
 		 const struct vm_area_struct *new, unsigned int limit, gfp_t gfp);
 bool mfa_ovs_remove(struct mfa_overrides *t, const struct vm_area_struct *vma);

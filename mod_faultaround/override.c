@@ -202,11 +202,10 @@ int mfa_set(struct mm_struct *mm, unsigned long addr, unsigned int order,
 	err = mfa_vma_usable(vma, why);
 	if (!err) {
 		ov->vn.vma = vma;
-		old = mfa_ovs_set(&mfa_ovs, ov, MFA_MAX_OVERRIDES, MFA_MAX_COPIES);
+		old = mfa_ovs_set(&mfa_ovs, ov, MFA_MAX_OVERRIDES);
 		if (IS_ERR(old)) {
 			*why = "there are the overrides of "
-			       __stringify(MFA_MAX_OVERRIDES) " writes, or "
-			       __stringify(MFA_MAX_COPIES) " with copies, already";
+			       __stringify(MFA_MAX_OVERRIDES) " writes already";
 			err = PTR_ERR(old);
 			old = NULL;
 		} else {
@@ -285,7 +284,7 @@ static int mfa_mm_cmp(const void *a, const void *b)
 /*
  * The mms of the overrides into @mms, each with a reference (mmgrab()),
  * sorted and without duplicates; how many.  @mms has room for
- * MFA_MAX_COPIES, as many as the hash ever holds.
+ * MFA_MAX_HASHED, as many as the hash ever holds.
  */
 static int mfa_mms(struct mfa_mm_pid *mms)
 {
@@ -295,7 +294,7 @@ static int mfa_mms(struct mfa_mm_pid *mms)
 	spin_lock(&mfa_ovs.lock);
 	for (b = 0; b < ARRAY_SIZE(mfa_ovs.hash); b++) {
 		hlist_for_each_entry(ov, &mfa_ovs.hash[b], vn.node) {
-			if (WARN_ON_ONCE(n == MFA_MAX_COPIES))
+			if (WARN_ON_ONCE(n == MFA_MAX_HASHED))
 				break;
 			/*
 			 * Its VMA lives while it is hashed, and so its mm;
@@ -395,7 +394,7 @@ int mfa_show(struct seq_file *m)
 
 	if (!READ_ONCE(mfa_ovs.nr))
 		return 0;
-	mms = kvmalloc_array(MFA_MAX_COPIES, sizeof(*mms), GFP_KERNEL);
+	mms = kvmalloc_array(MFA_MAX_HASHED, sizeof(*mms), GFP_KERNEL);
 	if (!mms)
 		return -ENOMEM;
 	n = mfa_mms(mms);

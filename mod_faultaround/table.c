@@ -159,23 +159,22 @@ static void mfa_ovs_hash(struct mfa_overrides *t, struct mfa_override *ov)
  * @t: the overrides
  * @ov: the new override (mfa_ov_alloc())
  * @writes: the most writes' overrides @t may hold
- * @limit: the most overrides @t may hold, copies included
  *
  * A write that replaces its VMA's override is refused only if that one
- * was shared with copies, as it then adds a write.
+ * was shared with copies, as it then adds a write.  Copies are not
+ * counted: mfa_ovs_dup() stops at a limit of its own.
  *
  * Return: the override of that VMA that @ov replaces, for mfa_ov_put(),
  * NULL, or ERR_PTR(-ENOSPC) at a limit, when nothing changed.
  */
 struct mfa_override *mfa_ovs_set(struct mfa_overrides *t, struct mfa_override *ov,
-				 unsigned int writes, unsigned int limit)
+				 unsigned int writes)
 {
 	struct mfa_override *old;
 
 	spin_lock(&t->lock);
 	old = mfa_ovs_find(t, ov->vn.vma);
-	if (old ? old->o->hashed > 1 && t->writes >= writes :
-		  t->writes >= writes || t->nr >= limit) {
+	if ((!old || old->o->hashed > 1) && t->writes >= writes) {
 		spin_unlock(&t->lock);
 		return ERR_PTR(-ENOSPC);
 	}

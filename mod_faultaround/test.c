@@ -40,6 +40,7 @@ static struct kunit_case faultaround_cases[] = {
 	KUNIT_CASE(ovs_dup_follows),
 	KUNIT_CASE(ovs_copy_outlives),
 	KUNIT_CASE(ovs_copy_limit),
+	KUNIT_CASE(ovs_copies_leave_room),
 	KUNIT_CASE(ovs_many),
 	KUNIT_CASE(parse_policy),
 	KUNIT_CASE(ramp_in_order),

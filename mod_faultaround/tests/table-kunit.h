@@ -33,12 +33,12 @@ static struct mfa_overrides *table(struct kunit *test)
  */
 static int set_within(struct kunit *test, struct mfa_overrides *t,
 		      const struct vm_area_struct *vma, unsigned int order,
-		      unsigned int writes, unsigned int limit)
+		      unsigned int writes)
 {
 	struct mfa_override *ov = mfa_ov_alloc(vma, order, GFP_KERNEL), *old;
 
 	KUNIT_ASSERT_NOT_NULL(test, ov);
-	old = mfa_ovs_set(t, ov, writes, limit);
+	old = mfa_ovs_set(t, ov, writes);
 	if (IS_ERR(old)) {
 		mfa_ov_free(ov);
 		return PTR_ERR(old);
@@ -51,8 +51,7 @@ static int set_within(struct kunit *test, struct mfa_overrides *t,
 static void set(struct kunit *test, struct mfa_overrides *t,
 		const struct vm_area_struct *vma, unsigned int order)
 {
-	KUNIT_ASSERT_EQ(test, set_within(test, t, vma, order, UINT_MAX,
-					 UINT_MAX), 0);
+	KUNIT_ASSERT_EQ(test, set_within(test, t, vma, order, UINT_MAX), 0);
 }
 
 /* The order of @vma's override in @t, or -1 if it has none. */
@@ -172,21 +171,40 @@ static void ovs_copy_limit(struct kunit *test)
 	/* A write that replaces a VMA's own override: still one. */
 	set(test, t, &v[3], 5);
 	KUNIT_EXPECT_EQ(test, t->writes, 1);
-	/* At either limit a new one is refused; replacing one is not. */
-	KUNIT_EXPECT_EQ(test, set_within(test, t, &v[0], 1, 1, UINT_MAX), -ENOSPC);
-	KUNIT_EXPECT_EQ(test, set_within(test, t, &v[0], 1, UINT_MAX, 1), -ENOSPC);
+	/* At the limit a new one is refused; replacing one is not. */
+	KUNIT_EXPECT_EQ(test, set_within(test, t, &v[0], 1, 1), -ENOSPC);
 	KUNIT_EXPECT_EQ(test, order_of(t, &v[0]), -1);
-	KUNIT_EXPECT_EQ(test, set_within(test, t, &v[3], 0, 1, 1), 0);
+	KUNIT_EXPECT_EQ(test, set_within(test, t, &v[3], 0, 1), 0);
 	KUNIT_EXPECT_EQ(test, order_of(t, &v[3]), 0);
 	KUNIT_EXPECT_EQ(test, t->nr, 1);
 	/* Replacing a shared one adds a write: refused at the limit. */
 	mfa_ovs_dup(t, &v[3], &v[0], UINT_MAX, GFP_KERNEL);
-	KUNIT_EXPECT_EQ(test, set_within(test, t, &v[0], 3, 1, UINT_MAX), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, set_within(test, t, &v[0], 3, 1), -ENOSPC);
 	KUNIT_EXPECT_EQ(test, order_of(t, &v[0]), 0);
-	KUNIT_EXPECT_EQ(test, set_within(test, t, &v[0], 3, 2, UINT_MAX), 0);
+	KUNIT_EXPECT_EQ(test, set_within(test, t, &v[0], 3, 2), 0);
 	KUNIT_EXPECT_EQ(test, t->writes, 2);
 	done(t);
 	KUNIT_EXPECT_EQ(test, t->writes, 0);
+}
+
+/*
+ * Copies at their limit leave the writes their room: a user who forks an
+ * overridden VMA cannot make root's next write fail.
+ */
+static void ovs_copies_leave_room(struct kunit *test)
+{
+	struct vm_area_struct *v = vmas(test, 4);
+	struct mfa_overrides *t = table(test);
+
+	set(test, t, &v[0], 2);
+	mfa_ovs_dup(t, &v[0], &v[1], 2, GFP_KERNEL);
+	mfa_ovs_dup(t, &v[0], &v[2], 2, GFP_KERNEL);
+	KUNIT_EXPECT_EQ(test, t->uncopied, 1);
+	/* Two overrides, one write: a second write is within two. */
+	KUNIT_EXPECT_EQ(test, set_within(test, t, &v[3], 4, 2), 0);
+	KUNIT_EXPECT_EQ(test, order_of(t, &v[3]), 4);
+	KUNIT_EXPECT_EQ(test, t->nr, 3);
+	done(t);
 }
 
 /* More VMAs than buckets: each finds its own, removals leave the rest. */
