@@ -124,7 +124,11 @@ static int make_file(const char *path, size_t pages)
 	return fd;
 }
 
-/* This thread's minor faults so far. */
+/*
+ * This thread's minor faults so far.  Called once more before a count
+ * starts: after fork() the first write to a stack page is a copy-on-write
+ * fault, and getrusage() takes it after its snapshot, when it writes @ru.
+ */
 static long thread_minflt(void)
 {
 	struct rusage ru;
@@ -136,10 +140,12 @@ static long thread_minflt(void)
 /* Read a byte of every @stride-th page of @p's @pages: the minor faults. */
 static long read_every(const char *p, size_t pages, size_t stride)
 {
-	long before = thread_minflt();
-	volatile char sink;
+	volatile char sink = 0;	/* its page written before the count */
+	long before;
 	size_t i;
 
+	thread_minflt();
+	before = thread_minflt();
 	for (i = 0; i < pages; i += stride)
 		sink = p[i * page_size];
 	(void)sink;
@@ -156,7 +162,7 @@ static long read_shuffled(const char *p, size_t pages)
 {
 	size_t *order = malloc(pages * sizeof(*order)), i, j, k;
 	unsigned int s = 2463534242u;
-	volatile char sink;
+	volatile char sink = 0;
 	long before, faults;
 
 	if (!order)
@@ -169,6 +175,7 @@ static long read_shuffled(const char *p, size_t pages)
 		order[i] = order[j];
 		order[j] = k;
 	}
+	thread_minflt();
 	before = thread_minflt();
 	for (i = 0; i < pages; i++)
 		sink = p[order[i] * page_size];
