@@ -43,12 +43,22 @@ done
 # for one that setjmp() can clobber, hence -Wno-clobbered: the upstream
 # Makefile has no -Wextra).  Without it, init reports a FAIL for it; the
 # other modes do not need it.
+# Where it uses selftests/mm's vm_util.c, that is built as upstream
+# builds it (-Wall), against the tree's UAPI headers (make headers).
 kselftest=$TREE/tools/testing/selftests/mm/fault_around.c
-rm -f "$out/fault_around"
+rm -f "$out/fault_around" "$out/vm_util.o"
 if [ -f "$kselftest" ]; then
+	kself_inc=(-isystem "$kout/usr/include" -I"${kselftest%/mm/*}")
+	if grep -q '^#include "vm_util.h"' "$kselftest"; then
+		[ -f "$kout/usr/include/linux/fs.h" ] ||
+			make -s -C "$TREE" O="$kout" ARCH="$(guest_field "$guest" 1)" headers
+		$cc -O2 -Wall "${kself_inc[@]}" -c -o "$out/vm_util.o" \
+			"${kselftest%/*}/vm_util.c"
+	fi
 	$cc -static -O2 -Wall -Wextra -Wno-unused-parameter -Wno-pointer-to-int-cast \
-		-Wno-clobbered -Werror \
-		-o "$out/fault_around" "$kselftest"
+		-Wno-clobbered -Werror "${kself_inc[@]}" \
+		-o "$out/fault_around" "$kselftest" \
+		$([ ! -f "$out/vm_util.o" ] || echo "$out/vm_util.o")
 else
 	log "warning: no $kselftest; the boot test will fail"
 fi
