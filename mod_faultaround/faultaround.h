@@ -121,7 +121,7 @@ struct mfa_override {
 	struct rcu_head rcu;
 };
 
-#define MFA_OV_HASH_BITS		10	/* 4 overrides a bucket at most, on average */
+#define MFA_OV_HASH_BITS		10	/* 5 overrides a bucket at most, on average */
 
 /*
  * The overrides, by VMA.  Lookups take RCU alone; insertions and removals

@@ -26,8 +26,8 @@
 
 static struct mfa_overrides mfa_ovs;
 /*
- * Serializes getting and putting the hook.  Held only briefly, never across
- * a target's mmap lock, which the target can hold for as long as it likes
+ * Serializes getting and putting the hook.  Never held across a target's
+ * mmap lock (only across the hook's registration, a static-key flip), which the target can hold for as long as it likes
  * (a read of its own /proc/self/mem over a FUSE file it never answers):
  * one stalled target must not stall every other write.
  */
@@ -75,7 +75,7 @@ out:
 /* The end of a set or a removal: the hook goes with the last override. */
 static void mfa_write_end(bool setting)
 {
-	/* Every holder of mfa_lock holds it briefly: no need to be killable. */
+	/* No holder of mfa_lock waits on a target: no need to be killable. */
 	mutex_lock(&mfa_lock);
 	mfa_setting -= setting;
 	mfa_unregister_if_idle();
