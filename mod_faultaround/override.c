@@ -26,10 +26,10 @@
 
 static struct mfa_overrides mfa_ovs;
 /*
- * Serializes getting and putting the hook.  Never held across a target's
- * mmap lock (only across the hook's registration, a static-key flip), which the target can hold for as long as it likes
- * (a read of its own /proc/self/mem over a FUSE file it never answers):
- * one stalled target must not stall every other write.
+ * Serializes getting and putting the hook (a static-key flip).  Never held
+ * across a target's mmap lock, which the target can hold for as long as it
+ * likes (a read of its own /proc/self/mem over a FUSE file it never
+ * answers): one stalled target must not stall every other write.
  */
 static DEFINE_MUTEX(mfa_lock);
 /* The overrides use the hook (mfa_hook_get()) while there are any. */
