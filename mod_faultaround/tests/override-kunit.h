@@ -78,7 +78,7 @@ static void set_not_stalled_by_other_target(struct kunit *test)
 	}
 	while (!mmap_lock_is_contended(stalled->mm) &&
 	       !completion_done(&stalled->done) && time_before(jiffies, until))
-		msleep(10);
+		msleep(20);
 	if (completion_done(&stalled->done)) {
 		mmap_write_unlock(stalled->mm);
 		KUNIT_ASSERT_EQ(test, stalled->err, -EBUSY);
