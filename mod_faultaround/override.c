@@ -8,7 +8,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <kunit/visibility.h>
 #include <linux/bsearch.h>
 #include <linux/err.h>
 #include <linux/mm.h>
@@ -222,7 +221,6 @@ free:
 		mfa_ov_free(ov);
 	return err;
 }
-EXPORT_SYMBOL_IF_KUNIT(mfa_set);
 
 /**
  * mfa_default - remove the override of the VMA at @addr in @mm
