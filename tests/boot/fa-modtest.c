@@ -124,17 +124,24 @@ static int make_file(const char *path, size_t pages)
 	return fd;
 }
 
-/*
- * This thread's minor faults so far.  Called once more before a count
- * starts: after fork() the first write to a stack page is a copy-on-write
- * fault, and getrusage() takes it after its snapshot, when it writes @ru.
- */
+/* This thread's minor faults so far. */
 static long thread_minflt(void)
 {
 	struct rusage ru;
 
 	getrusage(RUSAGE_THREAD, &ru);
 	return ru.ru_minflt;
+}
+
+/*
+ * The start of a count: after fork() the first write to a stack page is
+ * a copy-on-write fault, and getrusage() takes it after its snapshot, when
+ * it writes its buffer; so it is called once before.
+ */
+static long minflt_start(void)
+{
+	thread_minflt();
+	return thread_minflt();
 }
 
 /* Read a byte of every @stride-th page of @p's @pages: the minor faults. */
@@ -144,8 +151,7 @@ static long read_every(const char *p, size_t pages, size_t stride)
 	long before;
 	size_t i;
 
-	thread_minflt();
-	before = thread_minflt();
+	before = minflt_start();
 	for (i = 0; i < pages; i += stride)
 		sink = p[i * page_size];
 	(void)sink;
@@ -175,8 +181,7 @@ static long read_shuffled(const char *p, size_t pages)
 		order[i] = order[j];
 		order[j] = k;
 	}
-	thread_minflt();
-	before = thread_minflt();
+	before = minflt_start();
 	for (i = 0; i < pages; i++)
 		sink = p[order[i] * page_size];
 	(void)sink;
