@@ -15,10 +15,15 @@ BOOT := boot-normal boot-debug boot-arm64-64k boot-arm
 # on UML, and the normal x86_64 kernel boots the runtime tests once (KUnit
 # at boot among them, a second architecture).
 BACKPORT := backport-bisect backport-kunit backport-boot
-TESTS := apt-test accel-test bench-stats kunit $(CHECKS) upstream $(BOOT) \
-	$(BACKPORT) bench-quick
+# make test runs two lists at once (run-checks.sh --beside): the lab
+# kernels' builds and boots, which keep both cores busy, and beside them
+# the checks that mostly keep one busy, with the backport's UML build to
+# even the two out.  No build directory is in both.
+TESTS_BUILD := kunit module-check $(BOOT) backport-boot bench-quick
+TESTS_BESIDE := apt-test accel-test bench-stats checkpatch sparse coccicheck \
+	bisect cross fastpath upstream backport-bisect backport-kunit
 
-.PHONY: help deps tree series send upstream kunit check test kernel \
+.PHONY: help deps tree series send upstream kunit check test test-setup kernel \
 	module boot-test boot-kcsan bench bench-quick apt-test accel-test bench-stats clean \
 	$(CHECKS) $(BOOT) $(BACKPORT)
 .NOTPARALLEL:
@@ -125,8 +130,16 @@ check: tree
 # between those two; make cross compiles it): its 12 min cold would take
 # make test past CI's limit.  make kunit runs it.
 test: export KUNIT_TARGETS ?= ppc64-radix
-test: tree
-	@$(S)/run-checks.sh $(TESTS)
+test: test-setup
+	@$(S)/run-checks.sh $(TESTS_BUILD) --beside $(TESTS_BESIDE)
+
+# What checks of both lists would otherwise each install or make at the
+# same time: the packages, both trees, the foreign guests' busybox, sparse.
+test-setup: tree
+	@$(MAKE) --no-print-directory BASE=6.12 tree
+	@$(S)/deps.sh arm64
+	@$(S)/deps.sh armhf
+	@$(S)/sparse.sh >/dev/null
 
 clean:
 	rm -rf $(or $(O),build)

@@ -18,8 +18,16 @@ CONFIG=${OBJS_CONFIG:-$TOP/Kconfig.snippets/check.config}
 
 worktree_at "$SRC" "$commit"
 mkdir -p "$OUT"
-make -s -C "$SRC" O="$OUT" \
-	KCONFIG_ALLCONFIG="$CONFIG" allnoconfig
+# allnoconfig again only when the fragment or a Kconfig file differs from
+# the last time: a bisect step that touches neither keeps its config
+# (prepare still runs syncconfig when kbuild sees a reason).
+stamp=$( (cat "$CONFIG"; git -C "$SRC" ls-files -s -- ':(glob)**/Kconfig*') |
+	sha256sum | cut -d' ' -f1)
+if [ ! -f "$OUT/.config" ] || [ "$(cat "$OUT/.config-stamp" 2>/dev/null)" != "$stamp" ]; then
+	rm -f "$OUT/.config-stamp"
+	make -s -C "$SRC" O="$OUT" KCONFIG_ALLCONFIG="$CONFIG" allnoconfig
+	echo "$stamp" > "$OUT/.config-stamp"
+fi
 objs=()
 for o in "$@"; do
 	[ -f "$SRC/${o%.o}.c" ] && objs+=("$o")

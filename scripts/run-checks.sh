@@ -1,26 +1,71 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Usage: run-checks.sh <make target>...
+# Usage: run-checks.sh <make target>... [--beside <make target>...]
 # Run each check (a make target), keep going after a failure, log each one
 # under build/logs/, and end with a summary: each check's verdict, then
 # from the logs, each line naming its target: the fault_around KUnit
 # suite's and kselftest's PASS/FAIL lines, the sysctl's (in the main
 # boot, at boot with sysctl.vm.fault_around_bytes=, with debugfs closed)
 # and the module load boots' verdicts; then "N passed, N failed".
+# With --beside, the two lists run at the same time, each in its order
+# (make test: the kernel builds and boots in one, the checks that mostly
+# keep one core busy in the other, so that the second core is not idle).
+# Checks of the two lists must not share a build directory.
 . "$(dirname "$0")/lib.sh"
 
 logs=$BUILD/logs$BASE_SUFFIX
 mkdir -p "$logs"
-passed=0 failed=0 summary=()
+lanes=("") all=()
 for t in "$@"; do
-	log "check $t (log: $logs/$t.log)"
-	start=$SECONDS
-	if make --no-print-directory -C "$TOP" "$t" 2>&1 | tee "$logs/$t.log"; then
-		passed=$((passed + 1)) verdict=PASS
+	if [ "$t" = --beside ]; then
+		lanes+=("")
 	else
-		failed=$((failed + 1)) verdict=FAIL
+		lanes[${#lanes[@]} - 1]+=" $t"
+		all+=("$t")
 	fi
-	summary+=("$(printf '%-5s %-14s %4ds' $verdict "$t" $((SECONDS - start)))")
+done
+
+# run_lane <n> <targets>: each check's verdict and time, a line each, to
+# $logs/.lane-<n>; progress on stderr.
+run_lane() {
+	local t start verdict out=$logs/.lane-$1
+	: > "$out"
+	for t in $2; do
+		log "check $t (log: $logs/$t.log)"
+		start=$SECONDS
+		if [ ${#lanes[@]} -eq 1 ]; then
+			make --no-print-directory -C "$TOP" "$t" 2>&1 | tee "$logs/$t.log"
+		else
+			make --no-print-directory -C "$TOP" "$t" > "$logs/$t.log" 2>&1
+		fi && verdict=PASS || verdict=FAIL
+		[ ${#lanes[@]} -eq 1 ] || log "check $t: $verdict ($((SECONDS - start))s)"
+		printf '%s %s %d\n' $verdict "$t" $((SECONDS - start)) >> "$out"
+	done
+}
+
+rm -f "$logs"/.lane-*
+pids=() n=0
+for lane in "${lanes[@]}"; do
+	n=$((n + 1))
+	[ -n "$lane" ] || continue
+	run_lane $n "$lane" &
+	pids+=($!)
+done
+for p in "${pids[@]}"; do wait "$p"; done
+
+passed=0 failed=0 summary=()
+for t in "${all[@]}"; do
+	verdict='' secs=0
+	read -r verdict _ secs < <(cat "$logs"/.lane-* | awk -v t="$t" '$2 == t { print; exit }') || true
+	verdict=${verdict:-FAIL}
+	if [ "$verdict" = PASS ]; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		# Run beside others, a failed check's log was not shown: its end.
+		[ ${#lanes[@]} -eq 1 ] || { echo "== $t failed; the end of $logs/$t.log:"; tail -n 40 "$logs/$t.log"; }
+	fi
+	summary+=("$(printf '%-5s %-16s %4ds' "$verdict" "$t" "$secs")")
 done
 echo
 echo "== summary"
@@ -36,7 +81,7 @@ sysctl_summary() {
 		"$pass of $((pass + fail)) checks (set and read back beside" \
 		"debugfs; bad values refused, the value kept)"
 }
-for t in "$@"; do
+for t in "${all[@]}"; do
 	{
 		grep -hE '^(PASS|FAIL) (kunit|kselftest) fault_around|^boot-[^ ]*-modload-[^ ]*: (PASS|FAIL)|^(PASS|FAIL) sysctl\.vm\.fault_around_bytes=[^ ]*:|^(PASS|FAIL) vm\.fault_around_bytes with debugfs closed' "$logs/$t.log" || true
 		sysctl_summary "$logs/$t.log"

@@ -105,6 +105,9 @@ else
 	mkdir -p "$TREE.tmp"
 	tar -xf "$BASE_TARBALL" -C "$TREE.tmp" --strip-components=1
 	git -C "$TREE.tmp" init -q -b faultaround
+	# The tree's ~90,000 loose objects would start git gc --auto, which
+	# repacks the kernel in the background, beside the builds.
+	git -C "$TREE.tmp" config gc.auto 0
 	git -C "$TREE.tmp" config faultaround.base "$source"
 	git -C "$TREE.tmp" config faultaround.request "$request"
 	git -C "$TREE.tmp" config faultaround.rule "$rule"
