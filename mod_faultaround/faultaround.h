@@ -5,6 +5,7 @@
  *   iface.c     the debugfs files, and who may use them
  *   policy.c    the fault path: the policy the kernel calls
  *   override.c  the overrides: set, remove, list, follow their VMA
+ *   baseline.c  the madvise and ramp baselines, the "policy" file's own
  *   hook.c      the kernel's hook, registered while anything uses it
  *   stats.c     the fault path's statistics, per CPU
  *   table.c     the hash of overrides by VMA that the fault path searches
