@@ -152,7 +152,9 @@ export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
 # Depend mode: a miss compiles once, from kbuild's own -MMD list, instead
 # of running the preprocessor first for the hash (about a fifth of a cold
 # build here); it still hits what direct mode stored.
-export CCACHE_DEPEND=${CCACHE_DEPEND:-1}
+# CCACHE_NODEPEND=1 turns it off.  kbuild's -MMD lists no system header,
+# so deps.sh empties the cache when the -dev packages change.
+[ -n "${CCACHE_NODEPEND:-}" ] || export CCACHE_DEPEND=1
 # Relative paths in the hash: a clone elsewhere still hits the cache.
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$TOP}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}

@@ -44,6 +44,9 @@ run_lane() {
 }
 
 rm -f "$logs"/.lane-*
+# Checks beside each other build from the same trees: none may re-apply
+# patches/ under the other (tree.sh refuses while this is set).
+[ ${#lanes[@]} -eq 1 ] || export FAULTAROUND_TREE_FROZEN=1
 pids=() n=0
 for lane in "${lanes[@]}"; do
 	n=$((n + 1))
@@ -51,7 +54,8 @@ for lane in "${lanes[@]}"; do
 	run_lane $n "$lane" &
 	pids+=($!)
 done
-for p in "${pids[@]}"; do wait "$p"; done
+# A lane that died leaves its checks without a verdict: FAIL below.
+for p in "${pids[@]}"; do wait "$p" || true; done
 
 passed=0 failed=0 summary=()
 for t in "${all[@]}"; do
@@ -63,7 +67,10 @@ for t in "${all[@]}"; do
 	else
 		failed=$((failed + 1))
 		# Run beside others, a failed check's log was not shown: its end.
-		[ ${#lanes[@]} -eq 1 ] || { echo "== $t failed; the end of $logs/$t.log:"; tail -n 40 "$logs/$t.log"; }
+		[ ${#lanes[@]} -eq 1 ] || {
+			echo "== $t failed; the end of $logs/$t.log:"
+			tail -n 40 "$logs/$t.log" 2>/dev/null || echo "(no log: it did not run)"
+		}
 	fi
 	summary+=("$(printf '%-5s %-16s %4ds' "$verdict" "$t" "$secs")")
 done

@@ -57,7 +57,7 @@ for p in "${patches[@]}"; do
 		{ git -C "$SRC" am --abort; refuse "$(basename "$p") does not apply to $BASE_TAG"; }
 done
 
-# make test sets GATE_BUILT=1: its bisect check has just built each patch.
+# make test sets GATE_BUILT=1: its bisect check builds each patch.
 if [ "${GATE_BUILT:-0}" != 1 ]; then
 	log "gate: each patch builds on its own"
 	"$TOP/scripts/bisect.sh" "$(git -C "$SRC" rev-parse HEAD)" ||

@@ -84,12 +84,15 @@ if [ -d "$TREE/.git" ]; then
 	git:*)	log "base: LINUX=${source#git:} (${rule:-Linux $kv}; the tree as built)" ;;
 	*)	log "base: ${source%%=*} ${source#*=} (${rule:-rule not recorded}; the tree as built)" ;;
 	esac
+elif [ -n "${FAULTAROUND_TREE_FROZEN:-}" ]; then
+	die "no tree in $TREE: make test makes it before its checks (test-setup), which failed"
 elif [ -n "${LINUX:-}" ]; then
 	log "cloning $LINUX (shared objects) into $TREE"
 	source=$request rule="Linux $kv"
 	log "base: LINUX=$LINUX ($rule)"
 	rm -rf "$TREE.tmp"
 	git clone -q --shared --no-checkout "$LINUX" "$TREE.tmp"
+	git -C "$TREE.tmp" config gc.auto 0	# see below
 	git -C "$TREE.tmp" config faultaround.base "$source"
 	git -C "$TREE.tmp" config faultaround.request "$request"
 	git -C "$TREE.tmp" config faultaround.rule "$rule"
@@ -106,7 +109,8 @@ else
 	tar -xf "$BASE_TARBALL" -C "$TREE.tmp" --strip-components=1
 	git -C "$TREE.tmp" init -q -b faultaround
 	# The tree's ~90,000 loose objects would start git gc --auto, which
-	# repacks the kernel in the background, beside the builds.
+	# repacks the kernel in the background, beside the builds.  (Trees
+	# made before this get it at their next re-application.)
 	git -C "$TREE.tmp" config gc.auto 0
 	git -C "$TREE.tmp" config faultaround.base "$source"
 	git -C "$TREE.tmp" config faultaround.request "$request"
@@ -140,6 +144,9 @@ if [ "$applied" = "$stamp:$head" ] &&
 	log "tree is up to date: $(git -C "$TREE" rev-list --count "$BASE_TAG..$UPSTREAM_TAG") upstream and $(git -C "$TREE" rev-list --count "$UPSTREAM_TAG..HEAD") lab patches on $BASE_TAG"
 	exit 0
 fi
+[ -z "${FAULTAROUND_TREE_FROZEN:-}" ] ||
+	die "patches/ changed while make test ran: $TREE is not re-applied under the checks still building from it; run make test again"
+git -C "$TREE" config gc.auto 0
 # Never throw away a developer's commits: they belong in patches/ first.
 if [ -n "$head" ] && [ "$head" != "$(git -C "$TREE" rev-parse -q --verify "$BASE_TAG^{commit}")" ] &&
    [ "$head" != "${applied##*:}" ] && [ -z "${FORCE:-}" ]; then
