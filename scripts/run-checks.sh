@@ -24,6 +24,10 @@ for t in "$@"; do
 		all+=("$t")
 	fi
 done
+# One list (an empty --beside one aside): its output live, as before.
+nonempty=0
+for lane in "${lanes[@]}"; do [ -z "$lane" ] || nonempty=$((nonempty + 1)); done
+[ "$nonempty" -gt 1 ] || lanes=(" ${all[*]}")
 
 # run_lane <n> <targets>: each check's verdict and time, a line each, to
 # $logs/.lane-<n>; progress on stderr.
