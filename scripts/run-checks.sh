@@ -49,8 +49,9 @@ run_lane() {
 
 rm -f "$logs"/.lane-*
 # Checks beside each other build from the same trees: none may re-apply
-# patches/ under the other (tree.sh refuses while this is set).
-[ ${#lanes[@]} -eq 1 ] || export FAULTAROUND_TREE_FROZEN=1
+# patches/ under the other (tree.sh refuses for the trees of this build
+# directory; a test's own trees elsewhere, apt-test's, are not frozen).
+[ ${#lanes[@]} -eq 1 ] || export FAULTAROUND_TREE_FROZEN=$BUILD
 pids=() n=0
 for lane in "${lanes[@]}"; do
 	n=$((n + 1))

@@ -84,7 +84,7 @@ if [ -d "$TREE/.git" ]; then
 	git:*)	log "base: LINUX=${source#git:} (${rule:-Linux $kv}; the tree as built)" ;;
 	*)	log "base: ${source%%=*} ${source#*=} (${rule:-rule not recorded}; the tree as built)" ;;
 	esac
-elif [ -n "${FAULTAROUND_TREE_FROZEN:-}" ]; then
+elif [ "${FAULTAROUND_TREE_FROZEN:-}" = "$BUILD" ]; then
 	die "no tree in $TREE: make test makes it before its checks (test-setup), which failed"
 elif [ -n "${LINUX:-}" ]; then
 	log "cloning $LINUX (shared objects) into $TREE"
@@ -144,7 +144,7 @@ if [ "$applied" = "$stamp:$head" ] &&
 	log "tree is up to date: $(git -C "$TREE" rev-list --count "$BASE_TAG..$UPSTREAM_TAG") upstream and $(git -C "$TREE" rev-list --count "$UPSTREAM_TAG..HEAD") lab patches on $BASE_TAG"
 	exit 0
 fi
-[ -z "${FAULTAROUND_TREE_FROZEN:-}" ] ||
+[ "${FAULTAROUND_TREE_FROZEN:-}" != "$BUILD" ] ||
 	die "patches/ changed while make test ran: $TREE is not re-applied under the checks still building from it; run make test again"
 git -C "$TREE" config gc.auto 0
 # Never throw away a developer's commits: they belong in patches/ first.
