@@ -75,12 +75,20 @@ static unsigned int mfa_ramp(struct vm_area_struct *vma, unsigned long address,
 	unsigned long file = (unsigned long)vma->vm_file;
 	struct mfa_ramp *r = &mfa_ramps[hash_long(file, MFA_RAMP_BITS)];
 	pgoff_t index = linear_page_index(vma, address);
-	u64 state = READ_ONCE(r->file) == file ? READ_ONCE(r->state) : 0;
+	bool mine = READ_ONCE(r->file) == file;
+	u64 state = mine ? READ_ONCE(r->state) : 0;
 	unsigned int order = mfa_ramp_step(state, index, max);
+	u64 next = mfa_ramp_state(order, index);
 
-	/* Racy, as the kernel's own state: a race loses a step. */
-	WRITE_ONCE(r->file, file);
-	WRITE_ONCE(r->state, mfa_ramp_state(order, index));
+	/*
+	 * Racy, as the kernel's own state: a race loses a step.  Each word
+	 * is stored only when it changes (the file's, once; the state, not
+	 * on a retry), as the kernel's policy stores its state.
+	 */
+	if (!mine)
+		WRITE_ONCE(r->file, file);
+	if (next != state)
+		WRITE_ONCE(r->state, next);
 	return order;
 }
 

@@ -19,6 +19,8 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/stringify.h>
+#include <linux/uaccess.h>
+#include <linux/userfaultfd_k.h>
 #include <linux/workqueue.h>
 
 #include "faultaround.h"
@@ -159,6 +161,10 @@ static int mfa_vma_usable(struct vm_area_struct *vma, const char **why)
 		*why = "the mapping's file has no ->map_pages(), so it never faults around";
 		return -EINVAL;
 	}
+	if (uffd_disable_fault_around(vma)) {
+		*why = "userfaultfd watches the mapping (write-protect or minor faults), so it never faults around";
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -197,6 +203,8 @@ int mfa_set(struct mm_struct *mm, unsigned long addr, unsigned int order,
 	err = mmap_read_lock_killable(mm);
 	if (err)
 		goto out;
+	/* A tagged pointer (arm64's top byte, x86's LAM) names its VMA too. */
+	addr = untagged_addr_remote(mm, addr);
 	vma = vma_lookup(mm, addr);
 	err = mfa_vma_usable(vma, why);
 	if (!err) {
@@ -238,7 +246,7 @@ int mfa_default(struct mm_struct *mm, unsigned long addr, const char **why)
 
 	if (mmap_read_lock_killable(mm))
 		return -EINTR;
-	vma = vma_lookup(mm, addr);
+	vma = vma_lookup(mm, untagged_addr_remote(mm, addr));
 	if (!vma) {
 		*why = "no mapping at that address";
 		err = -ENOENT;

@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/capability.h>
+#include <linux/userfaultfd.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -25,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -350,11 +352,45 @@ static char *file_vmas(int fd, int n)
 	return p;
 }
 
+/*
+ * A page of a memfd that userfaultfd watches for minor faults, which
+ * never fault around (uffd_disable_fault_around()); MAP_FAILED if the
+ * kernel refuses it.  The userfaultfd stays open until exit.
+ */
+static char *uffd_minor_page(void)
+{
+	struct uffdio_api api = {
+		.api = UFFD_API, .features = UFFD_FEATURE_MINOR_SHMEM,
+	};
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MINOR };
+	int fd = memfd_create("fa-uffd", MFD_CLOEXEC), uffd;
+	char *p = MAP_FAILED;
+
+	if (fd < 0 || ftruncate(fd, page_size))
+		goto out;
+	p = mmap(NULL, page_size, PROT_READ, MAP_SHARED, fd, 0);
+	uffd = syscall(__NR_userfaultfd, O_CLOEXEC);
+	if (p == MAP_FAILED || uffd < 0 || ioctl(uffd, UFFDIO_API, &api))
+		goto fail;
+	reg.range.start = (unsigned long)p;
+	reg.range.len = page_size;
+	if (!ioctl(uffd, UFFDIO_REGISTER, &reg))
+		goto out;
+fail:
+	if (p != MAP_FAILED)
+		munmap(p, page_size);
+	p = MAP_FAILED;
+out:
+	if (fd >= 0)
+		close(fd);
+	return p;
+}
+
 static void test_errors(void)
 {
 	static char big[65536], before[65536];
 	int fd = make_file("/tmp/fa-errors", 2 * 1025 + 2), i, err = 0, zfd;
-	char name[64], *three, *many, *anon, *zero;
+	char name[64], *three, *many, *anon, *zero, *uffd;
 	pid_t gone, victim;
 
 	cmd("clear\n");
@@ -366,6 +402,7 @@ static void test_errors(void)
 	zfd = open("/dev/zero", O_RDONLY);
 	zero = zfd < 0 ? MAP_FAILED :
 	       mmap(NULL, page_size, PROT_READ, MAP_PRIVATE, zfd, 0);
+	uffd = uffd_minor_page();
 	munmap(three + page_size, page_size);
 	/* One good override, so that "unchanged" means something. */
 	cmd("%d %p 3\n", getpid(), three);
@@ -422,6 +459,12 @@ static void test_errors(void)
 	else
 		expect_err("errors file without ->map_pages (/dev/zero, private)",
 			   cmd("%d %p 1\n", getpid(), zero), EINVAL, before);
+	if (uffd == MAP_FAILED)
+		result(false, "errors mapping userfaultfd watches",
+		       "cannot register a memfd for minor faults");
+	else
+		expect_err("errors mapping userfaultfd watches (minor faults)",
+			   cmd("%d %p 1\n", getpid(), uffd), EINVAL, before);
 	expect_err("errors kernel address",
 		   cmd("%d 0xffffffff81000000 1\n", getpid()), ENOENT, before);
 	expect_err("errors order too large",
