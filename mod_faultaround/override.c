@@ -162,7 +162,7 @@ static int mfa_vma_usable(struct vm_area_struct *vma, const char **why)
 		return -EINVAL;
 	}
 	if (uffd_disable_fault_around(vma)) {
-		*why = "userfaultfd watches the mapping (write-protect or minor faults), so it never faults around";
+		*why = "userfaultfd watches the mapping, so it never faults around";
 		return -EINVAL;
 	}
 	return 0;
