@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The kernel's policy hook, registered while something of the module uses
- * it: the overrides, while there are any.  An idle module costs the fault
- * path nothing.  It knows none
+ * it: the overrides, while there are any, and a baseline in use.  An idle
+ * module costs the fault path nothing.  It knows none
  * of its users, nor the policy, which main.c hands it at load, so that
  * the module's files depend on one another one way only.
  */

@@ -171,17 +171,20 @@ static int mfa_vma_usable(struct vm_area_struct *vma, const char **why)
 /**
  * mfa_set - give the VMA at @addr in @mm the order @order
  * @mm: the process's mm, which the caller holds (mmget())
- * @addr: an address in the VMA
+ * @addr: an address in the VMA, tagged or not
  * @order: the order
  * @why: set to the reason, on some errors
  *
  * Replaces the VMA's override if it has one.  The VMAs it is later split,
  * moved or forked into keep it; a VMA the kernel merges it with takes the
- * override of the one the kernel keeps.
+ * override of the one the kernel keeps.  A VMA that userfaultfd comes to
+ * watch later keeps its override, which then decides nothing: the kernel
+ * does not fault around there.
  *
- * Return: 0, or -ENOENT (no VMA at @addr), -EINVAL (no file behind it, or
- * one without ->map_pages()), -ENOSPC, -EBUSY (another policy is
- * registered), -ENOMEM or -EINTR; on error nothing changed.
+ * Return: 0, or -ENOENT (no VMA at @addr), -EINVAL (no file behind it, one
+ * without ->map_pages(), or one userfaultfd watches so that it never
+ * faults around), -ENOSPC, -EBUSY (another policy is registered), -ENOMEM
+ * or -EINTR; on error nothing changed.
  */
 int mfa_set(struct mm_struct *mm, unsigned long addr, unsigned int order,
 	    const char **why)

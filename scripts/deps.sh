@@ -61,35 +61,13 @@ fetch_busybox() {
 	rm -rf "$tmp"
 }
 
-# ccache's depend mode (lib.sh) hashes no system header: kbuild's -MMD
-# lists none, and the host tools and UML's user-space objects include
-# them.  So when a package that provides them changes, the cache is
-# emptied once (the first run only records them).
-dev_headers() {
-	local stamp=$CCACHE_DIR/faultaround-system-headers now
-	now=$(dpkg-query -W -f='${Package} ${Version}\n' libc6-dev linux-libc-dev \
-		libssl-dev libelf-dev libc6-dev-arm64-cross libc6-dev-ppc64el-cross \
-		libc6-dev-armhf-cross 2>/dev/null || true)
-	[ "$(cat "$stamp" 2>/dev/null)" != "$now" ] || return 0
-	if [ -f "$stamp" ]; then
-		log "the system headers' packages changed: emptying the compiler cache ($CCACHE_DIR)"
-		ccache -C >/dev/null
-	fi
-	mkdir -p "$CCACHE_DIR"
-	echo "$now" > "$stamp"
-}
-
 export DEBIAN_FRONTEND=noninteractive
 if [ -n "$arch" ] && [ ! -x "$BUILD/deps/$arch/bin/busybox" ]; then
 	log "fetching busybox-static:$arch into $BUILD/deps/$arch"
 	fetch_busybox "$arch"
 fi
-if [ ${#missing[@]} -eq 0 ]; then
-	dev_headers
-	exit 0
-fi
+[ ${#missing[@]} -eq 0 ] && exit 0
 log "installing: ${missing[*]}"
 [ "$(id -u)" = 0 ] || die "need root to install: ${missing[*]}"
 apt_try "${missing[*]}" apt_get install -y -qq --no-install-recommends "${missing[@]}" || exit 1
 update-ccache-symlinks || true
-dev_headers

@@ -149,12 +149,12 @@ kvm_probe() {
 export PATH=/usr/lib/ccache:/usr/bin:$PATH
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/faultaround-ccache}
 export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
-# Depend mode: a miss compiles once, from kbuild's own -MMD list, instead
-# of running the preprocessor first for the hash (about a fifth of a cold
-# build here); it still hits what direct mode stored.
-# CCACHE_NODEPEND=1 turns it off.  kbuild's -MMD lists no system header,
-# so deps.sh empties the cache when the -dev packages change.
-[ -n "${CCACHE_NODEPEND:-}" ] || export CCACHE_DEPEND=1
+# Not depend mode, though it saves a fifth of a cold build here: -MMD
+# does not list what an assembler file .incbin's, so it cached the kernel's
+# certificate object (and the ARM zImage's piggy.o) across build
+# directories, and a kernel embedded another build's module-signing key.
+# Direct mode refuses to cache .incbin.
+unset CCACHE_DEPEND
 # Relative paths in the hash: a clone elsewhere still hits the cache.
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$TOP}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}

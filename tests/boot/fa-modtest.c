@@ -369,7 +369,8 @@ static char *file_vmas(int fd, int n)
 /*
  * A page of a memfd that userfaultfd watches for minor faults, which
  * never fault around (uffd_disable_fault_around()); MAP_FAILED if the
- * kernel refuses it.  The userfaultfd stays open until exit.
+ * kernel refuses it.  The userfaultfd stays open until exit, and with it
+ * the registration.
  */
 static char *uffd_minor_page(void)
 {
@@ -377,13 +378,13 @@ static char *uffd_minor_page(void)
 		.api = UFFD_API, .features = UFFD_FEATURE_MINOR_SHMEM,
 	};
 	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MINOR };
-	int fd = memfd_create("fa-uffd", MFD_CLOEXEC), uffd;
+	int fd = memfd_create("fa-uffd", MFD_CLOEXEC), uffd = -1;
 	char *p = MAP_FAILED;
 
 	if (fd < 0 || ftruncate(fd, page_size))
 		goto out;
 	p = mmap(NULL, page_size, PROT_READ, MAP_SHARED, fd, 0);
-	uffd = syscall(__NR_userfaultfd, O_CLOEXEC);
+	uffd = syscall(__NR_userfaultfd, O_CLOEXEC | UFFD_USER_MODE_ONLY);
 	if (p == MAP_FAILED || uffd < 0 || ioctl(uffd, UFFDIO_API, &api))
 		goto fail;
 	reg.range.start = (unsigned long)p;
@@ -391,6 +392,8 @@ static char *uffd_minor_page(void)
 	if (!ioctl(uffd, UFFDIO_REGISTER, &reg))
 		goto out;
 fail:
+	if (uffd >= 0)
+		close(uffd);
 	if (p != MAP_FAILED)
 		munmap(p, page_size);
 	p = MAP_FAILED;
