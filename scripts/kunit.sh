@@ -13,7 +13,7 @@ KUNIT_MIN_CASES=${KUNIT_MIN_CASES:-15}
 
 # target     kunit.py arguments (the geometry each must report: lib.sh)
 targets="
-um           --arch=um
+um           --arch=um --kunitconfig=$TOP/Kconfig.snippets/kunit-um.kunitconfig
 arm64-16k    --arch=arm64 --cross_compile=aarch64-linux-gnu- --kconfig_add CONFIG_ARM64_16K_PAGES=y
 arm64-64k    --arch=arm64 --cross_compile=aarch64-linux-gnu- --kconfig_add CONFIG_ARM64_64K_PAGES=y
 ppc64-radix  --qemu_config=$TOP/tests/kunit/powerpc64le_radix_64k.py --cross_compile=powerpc64le-linux-gnu-

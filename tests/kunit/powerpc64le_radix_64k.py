@@ -11,7 +11,23 @@ CONFIG_CPU_LITTLE_ENDIAN=y
 CONFIG_PPC_PSERIES=y
 CONFIG_PPC_RADIX_MMU=y
 CONFIG_PPC_64K_PAGES=y
-CONFIG_HVC_CONSOLE=y''',
+CONFIG_HVC_CONSOLE=y
+# Off: what olddefconfig would turn on and the suite does not use, for a
+# smaller cold build in make test.
+CONFIG_EXPERT=y
+# CONFIG_PPC_POWERNV is not set
+# CONFIG_NUMA is not set
+# CONFIG_BLOCK is not set
+# CONFIG_INPUT is not set
+# CONFIG_VT is not set
+# CONFIG_IO_URING is not set
+# CONFIG_CPU_FREQ is not set
+# CONFIG_CPU_IDLE is not set
+# CONFIG_SUSPEND is not set
+# CONFIG_HW_RANDOM is not set
+# CONFIG_NVRAM is not set
+# CONFIG_PSERIES_ENERGY is not set
+# CONFIG_SECCOMP is not set''',
 			   qemu_arch='ppc64',
 			   kernel_path='vmlinux',
 			   kernel_command_line='console=hvc0',
