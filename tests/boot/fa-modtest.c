@@ -7,7 +7,7 @@
  *   fa-modtest [-m max_order] [-k module.ko] [test...]
  *
  * Tests: ab errors mapping three handed listing exit stress unload failed
- * dupfail threads adaptive (default: all) and lockdown (only when named:
+ * dupfail threads stall adaptive (default: all) and lockdown (only when named:
  * it raises the guest's lockdown for good).  "stress" unloads the module
  * while faults are in flight, "unload" under slab fault injection,
  * "adaptive" switches the kernel's adaptive policy through the module
@@ -35,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fuse-stall.h"
 #include "lab.h"
 #include "vmstat.h"
 #include "xorshift.h"
@@ -1651,6 +1652,134 @@ static void test_threads(void)
 	close(fd);
 }
 
+#define STALL_DIR	"/tmp/fa-stall"
+
+/* Wait up to @ms for child @pid: its wait status, or -1 if it still runs. */
+static int wait_ms(pid_t pid, int ms)
+{
+	int status;
+
+	for (; ms > 0; ms -= 10) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return status;
+		usleep(10000);
+	}
+	return -1;
+}
+
+static void *read_own_mem(void *map)
+{
+	char c;
+	int fd = open("/proc/self/mem", O_RDONLY);
+
+	return (void *)(long)pread(fd, &c, 1, (off_t)(unsigned long)map);
+}
+
+/*
+ * The target: a thread reads its own memory over a mapping of the
+ * stalling FUSE file, which holds its mmap lock; then the main thread
+ * sends the address and queues for the lock for writing, so that every
+ * later reader of this mm waits too.
+ */
+static void stall_target(int out)
+{
+	int fd = open(STALL_DIR "/f", O_RDONLY);
+	char *map = fd < 0 ? MAP_FAILED :
+		mmap(NULL, page_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	pthread_t t;
+
+	if (map == MAP_FAILED)
+		_exit(1);
+	pthread_create(&t, NULL, read_own_mem, map);
+	usleep(200000);
+	if (write(out, &map, sizeof(map)) != sizeof(map))
+		_exit(1);
+	usleep(200000);
+	mmap(NULL, page_size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	_exit(0);
+}
+
+/* A set and its removal on a mapping of this (child) process. */
+static int set_own(void *arg __attribute__((unused)))
+{
+	int fd = make_file("/tmp/fa-stall-own", 16), err;
+	char *p = fd < 0 ? MAP_FAILED :
+		mmap(NULL, 16 * page_size, PROT_READ, MAP_SHARED, fd, 0);
+
+	if (p == MAP_FAILED)
+		return 253;
+	err = cmd("%d %p 2\n", getpid(), p);
+	return err ? err : cmd("%d %p default\n", getpid(), p);
+}
+
+/*
+ * A target that stalls its own mmap lock (the FUSE read above) stalls a
+ * write about it, and nothing else: another process's set and removal
+ * complete meanwhile, and the stalled write dies when killed.  Each wait
+ * is bounded: a write stuck behind the stalled one fails the test
+ * instead of hanging it, and killing the server frees them all.
+ */
+static void test_stall(void)
+{
+	pid_t server, target = -1, stalled = -1, other = -1;
+	int pipefd[2] = { -1, -1 }, status;
+	char *map = NULL;
+
+	server = fuse_stall_mount(STALL_DIR);
+	if (server < 0) {
+		result(false, "stall", "FUSE mount: %s", strerror(errno));
+		return;
+	}
+	if (pipe(pipefd) == 0)
+		target = fork();
+	if (target == 0) {
+		close(pipefd[0]);
+		stall_target(pipefd[1]);
+	}
+	close(pipefd[1]);
+	if (target < 0 || read(pipefd[0], &map, sizeof(map)) != sizeof(map)) {
+		result(false, "stall", "no target");
+		goto out;
+	}
+	usleep(400000);
+	stalled = fork();
+	if (stalled == 0)
+		_exit(cmd("%d %p 2\n", target, map));
+	/* Else the target's lock was not stalled and nothing is tested. */
+	status = wait_ms(stalled, 1000);
+	result(status == -1, "stall: a write about a stalled target waits",
+	       "it ended (status %#x)", status);
+	other = fork();
+	if (other == 0)
+		_exit(set_own(NULL));
+	status = wait_ms(other, 5000);
+	result(status != -1 && WIFEXITED(status) && !WEXITSTATUS(status),
+	       "stall: another process's set and removal complete meanwhile",
+	       status == -1 ? "still waiting after 5 s" : "status %#x", status);
+	if (status != -1)
+		other = -1;
+	kill(stalled, SIGKILL);
+	status = wait_ms(stalled, 5000);
+	result(status != -1 && WIFSIGNALED(status),
+	       "stall: the stalled write dies when killed",
+	       status == -1 ? "still waiting 5 s after SIGKILL" : "status %#x",
+	       status);
+	if (status != -1)
+		stalled = -1;
+out:
+	fuse_stall_unmount(STALL_DIR, server);
+	if (target > 0) {
+		kill(target, SIGKILL);
+		waitpid(target, NULL, 0);
+	}
+	if (stalled > 0)
+		waitpid(stalled, NULL, 0);
+	if (other > 0)
+		waitpid(other, NULL, 0);
+	close(pipefd[0]);
+	cmd("clear\n");
+}
+
 static void test_lockdown(void)
 {
 	char before[4096];
@@ -1697,6 +1826,7 @@ static const struct {
 	{ "failed", test_failed_set, false },
 	{ "dupfail", test_dupfail, false },
 	{ "threads", test_threads, false },
+	{ "stall", test_stall, false },
 	{ "adaptive", test_adaptive, false },
 	{ "baselines", test_baselines, false },
 	{ "lockdown", test_lockdown, true },
