@@ -60,6 +60,12 @@
 #        adaptive policy beside the orders, into
 #        build/bench-pressure[-<guest>]-adaptive/: the report holds its
 #        refaults, activations and faults against the default order's
+#   FOLIOS=1 the large-folio dimension: seq, rand, sparse and
+#        mmap-pread-* on ext4 cached by a sequential read (@ext4-ra),
+#        ext4 cold, and tmpfs huge=never, within_size and always, every
+#        order, into build/bench-folios/ (bench-folios-<guest>/): each
+#        table's "per fault" row is what one fault maps, the header
+#        gives the folio sizes of each workload's file
 #   POSTED=1 sweeps the upstream patches alone, as make send posts them:
 #        no lab patch and no KUnit (kernel.sh release-p<N>, N the last
 #        upstream patch), into build/bench-posted/ (x86_64 only); the
@@ -112,6 +118,9 @@ off) ;;
 adaptive) [ "${AB:-0}${AA:-0}" = 00 ] || die "POLICY=adaptive: not with AB=1 or AA=1" ;;
 *) die "POLICY must be off or adaptive, not '$POLICY'" ;;
 esac
+[ "${FOLIOS:-0}" = 0 ] ||
+	[ "${QUICK:-0}${AB:-0}${AA:-0}${POSTED:-0}${PRESSURE:-0}" = 00000 ] ||
+	die "FOLIOS=1: not with QUICK=1, AB=1, AA=1, POSTED=1 or PRESSURE=1"
 if [ "${PRESSURE:-0}" = 1 ]; then
 	[ "${QUICK:-0}${AB:-0}${AA:-0}${NATIVE:-0}" = 0000 ] ||
 		die "PRESSURE=1: not with QUICK=1, AB=1, AA=1 or NATIVE=1"
@@ -133,6 +142,10 @@ seq-then-sparse sparse-then-seq"
 WORKLOADS_PUBLIC="fio-read fio-randread start-fio build rebuild
 mmap-pread-seq@ext4-sparse mmap-pread-rand@ext4-sparse mmap-xread-seq-mt
 page_fault2 page_fault3 page_fault4"
+# FOLIOS=1: the tuning workloads of Documentation/large-folios.rst.
+WORKLOADS_FOLIOS=$(for s in ext4-ra ext4-cold tmpfs huge-within huge; do
+	printf '%s@%s ' seq "$s" rand "$s" sparse "$s" mmap-pread-seq "$s" mmap-pread-rand "$s"
+done)
 WORKLOADS_ALL="seq rand sparse mmap-pread-seq mmap-pread-rand mmap-pread-seq@ext4
 mmap-pread-rand@ext4 mmap-pread-seq@ext4-cold mmap-pread-rand@ext4-cold
 mmap-pread-seq@huge anon exec dynexec"
@@ -144,6 +157,7 @@ if [ "${QUICK:-0}" = 1 ]; then
 elif [ "${NATIVE:-0}" = 1 ]; then
 	out=$BUILD/bench-native BOOTS=1
 	[ "$POLICY" = off ] || out=$out-adaptive
+	[ "${FOLIOS:-0}" = 0 ] || out=$out-folios WORKLOADS=${WORKLOADS:-$WORKLOADS_FOLIOS}
 elif [ "${AA:-0}" = 1 ]; then
 	[ "${AB:-0}" != 1 ] || die "AA=1 and AB=1: one or the other"
 	out=$BUILD/bench-aa
@@ -173,6 +187,10 @@ elif [ "${PRESSURE:-0}" = 1 ]; then
 		out=$out-$CPU
 	fi
 	WORKLOADS=${WORKLOADS:-hotcold hotcold@unlimited hotscan hotscan@unlimited}
+elif [ "${FOLIOS:-0}" = 1 ]; then
+	out=$BUILD/bench-folios
+	[ "$GUEST" = x86_64 ] || out=$out-$GUEST
+	WORKLOADS=${WORKLOADS:-$WORKLOADS_FOLIOS}
 elif [ "${POSTED:-0}" = 1 ]; then
 	[ "${AB:-0}${AA:-0}${NATIVE:-0}${PRESSURE:-0}$POLICY" = 0000off ] ||
 		die "POSTED=1: not with AB=1, AA=1, NATIVE=1, PRESSURE=1 or POLICY="
@@ -239,7 +257,7 @@ commit=$(git -C "$TOP" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 [ -z "$(git -C "$TOP" status --porcelain --untracked-files=no 2>/dev/null)" ] ||
 	commit=$commit-dirty
 
-sizes= default_order= knob= perf_meta=
+sizes= default_order= knob= perf_meta= folios=()
 declare -A initrds
 csv_list() { echo "$*" | tr ' ' ,; }
 # progress <boots before> <boots>: the guest's progress lines with an ETA
@@ -259,11 +277,16 @@ progress() {
 			$((eta / 60)) $((eta % 60)) >&2
 	done
 }
-# keep_sizes <sweep stderr>: the first sweep's sizes and default order.
+# keep_sizes <sweep stderr>: the first sweep's sizes and default order,
+# and its workloads' folio sizes (a --meta each).
 keep_sizes() {
+	local line
 	[ -z "$sizes" ] || return 0
 	sizes=$(sed -n 's/^sweep: \(file .*\)/\1/p' "$1")
 	default_order=$(sed -n 's/.*default order \(-\{0,1\}[0-9]*\).*/\1/p' "$1")
+	while read -r line; do
+		folios+=(--meta "folios ${line%%: *}=${line#*: } (order:pages, boot 1, after the runs)")
+	done < <(sed -n 's/^sweep: folios //p' "$1")
 }
 # sweep <variant> <name> <boots before> <boots>: boot it, leave the runs
 # in $out/runs-<name>.csv
@@ -343,6 +366,8 @@ native() {
 	mkdir -p "$bin"
 	# shellcheck disable=SC2086 # LAB_CFLAGS is words
 	gcc -static $LAB_CFLAGS -o "$bin/fa-bench" "$TOP/tests/bench/fa-bench.c"
+	# shellcheck disable=SC2086
+	gcc $LAB_CFLAGS -o "$bin/fa-folios" "$TOP/tests/bench/fa-folios.c"
 	# shellcheck disable=SC2086
 	gcc $LAB_CFLAGS -o "$bin/fa-bench-dyn" "$TOP/tests/bench/fa-bench.c"
 	[ "$(id -u)" = 0 ] || log "not root: the order cannot be set and ext4 and huge tmpfs cannot be mounted"
@@ -436,7 +461,7 @@ python3 "$TOP/scripts/$report" --out "$out" \
 	--meta "clock=$CLOCK" --meta "default_order=$default_order" \
 	--meta "commit=$commit" ${runs_commit:+--meta "runs=the boots ran at $runs_commit"} \
 	--meta "sweep=$sizes" ${knob:+--meta "knob=$knob"} \
-	${perf_meta:+--meta "perf=$perf_meta"} "${aa[@]}" "${sets[@]}" |
+	${perf_meta:+--meta "perf=$perf_meta"} "${folios[@]}" "${aa[@]}" "${sets[@]}" |
 	tee "$out/report.txt"
 echo "raw runs and plots: $out/results.csv $out/results.json $out/*.png" >&2
 [ "${QUICK:-0}" != 1 ] || python3 "$TOP/scripts/bench-shape.py" "$out/results.csv"

@@ -26,10 +26,10 @@ mkdir -p "$out"
 guest=$(guest_of "$variant")
 cross=$(guest_field "$guest" 2)
 cc=${cross}gcc busybox=$(busybox_of "$guest")
-progs=(boot/fa-test boot/fa-modtest bench/fa-bench) scripts=(bench/sweep.sh boot/demo.sh)
+progs=(boot/fa-test boot/fa-modtest bench/fa-bench bench/fa-folios) scripts=(bench/sweep.sh boot/demo.sh)
 if [ "$guest" != x86_64 ]; then
 	"$TOP/scripts/deps.sh" "$(guest_field "$guest" 4)"
-	progs=(boot/fa-test bench/fa-bench) scripts=(bench/sweep.sh)
+	progs=(boot/fa-test bench/fa-bench bench/fa-folios) scripts=(bench/sweep.sh)
 fi
 rm -f "$out"/fa-*
 for prog in "${progs[@]}"; do

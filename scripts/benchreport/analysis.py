@@ -104,6 +104,11 @@ class Report:
             # page and those mapped around it.
             c["maps"] = statistics.median(r["minflt"] + r["majflt"]
                                           + r["fa_mapped"] for r in st.runs(k))
+            # What one fault maps (large folios: more than the window).
+            c["per_fault"] = statistics.median(
+                r["mapped"] / (r["minflt"] + r["majflt"])
+                if r["mapped"] > 0 and r["minflt"] + r["majflt"] > 0 else 0
+                for r in st.runs(k))
             c["major"] = any(r["majflt"] > 0 for r in st.runs(k))
             c["shape"] = st.shape(k)
             c["counters"] = all(r["fa_mapped"] >= 0 for r in st.runs(k))

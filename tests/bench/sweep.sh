@@ -23,8 +23,11 @@
 #
 # A workload (fa-bench -w) reads a file in the page-cache state after its
 # "@": @tmpfs (the default: warm, all of it in the page cache), @huge
-# (tmpfs huge=always: large folios), @ext4 (warm, ext4 on a loop device
-# over the -e image), @ext4-cold (the same with the file's pages dropped
+# (tmpfs huge=always: large folios), @huge-within (huge=within_size),
+# @ext4 (warm, ext4 on a loop device over the -e image, as its writes
+# left it), @ext4-ra (the same file dropped and read with cat once before
+# the workload's runs: readahead's folios, warm), @ext4-cold (the
+# same with the file's pages dropped
 # before each run, fa-bench -c: major faults, readahead), @ext4-sparse
 # (vm-scalability's cases as written: a sparse file, holes only, on the
 # same ext4, dropped before each run, so that every run's first reader
@@ -94,6 +97,11 @@
 # kbuild's commands, rebuild links scripts/kconfig/conf from its objects
 # (the seed's "Linux build" and "rebuild" in miniature).  One untimed run
 # of each first, so that every timed run finds its files cached.
+#
+# After each workload's runs, a line "sweep: folios <workload>: <order>:
+# <pages> ... uncached:<pages>" gives the folio sizes its file is cached
+# in (fa-folios, beside -b's fa-bench: the page cache's state the runs
+# left, not a copy: it maps every cached page of the file once).
 #
 # -p runs each fa-bench under perf stat -e <events> (natively: make bench
 # NATIVE=1) and adds a column perf:<event> per event: its count over the
@@ -199,7 +207,7 @@ restore() {
 		"$dir/fa-probe.file"
 	[ ! -d "$cg" ] || rmdir "$cg"
 	# The toolchain's read-only image: nothing of ours to remove there.
-	for m in "$dir/fa-huge" "$dir/fa-ext4" "$dir/fa-tc/fa-out" "$dir/fa-tc"; do
+	for m in "$dir/fa-huge" "$dir/fa-huge-within" "$dir/fa-ext4" "$dir/fa-tc/fa-out" "$dir/fa-tc"; do
 		dev=$(awk -v m="$m" '$2 == m { print $1 }' /proc/mounts)
 		[ -n "$dev" ] || continue
 		[ "${m#"$dir/fa-tc"}" != "$m" ] ||
@@ -207,7 +215,7 @@ restore() {
 		umount "$m"
 		case $dev in /dev/loop*) losetup -d "$dev" ;; esac
 	done
-	rmdir "$dir/fa-huge" "$dir/fa-ext4" "$dir/fa-tc" 2>/dev/null || true
+	rmdir "$dir/fa-huge" "$dir/fa-huge-within" "$dir/fa-ext4" "$dir/fa-tc" 2>/dev/null || true
 	[ -z "$adaptive" ] || echo 0 > /proc/sys/vm/fault_around_adaptive
 	[ -z "$ko$bko" ] || ! grep -q '^mod_faultaround ' /proc/modules ||
 		rmmod mod_faultaround
@@ -286,12 +294,15 @@ state_dir() {
 	case $1 in
 	tmpfs)	[ "$(stat -f -c %T "$dir")" = tmpfs ] || return
 		echo "$dir" ;;
-	huge)	mkdir -p "$dir/fa-huge"
-		grep -q " $dir/fa-huge " /proc/mounts ||
-			mount -t tmpfs -o huge=always,size=$((mib + 4))m fa-huge "$dir/fa-huge" ||
+	huge|huge-within)
+		local m=$dir/fa-$1 opt=always
+		[ "$1" = huge ] || opt=within_size
+		mkdir -p "$m"
+		grep -q " $m " /proc/mounts ||
+			mount -t tmpfs -o huge=$opt,size=$((mib + 4))m "fa-$1" "$m" ||
 			return
-		echo "$dir/fa-huge" ;;
-	ext4|ext4-cold|ext4-sparse)
+		echo "$m" ;;
+	ext4|ext4-cold|ext4-sparse|ext4-ra)
 		[ -n "$image" ] || return
 		mkdir -p "$dir/fa-ext4"
 		grep -q " $dir/fa-ext4 " /proc/mounts ||
@@ -352,6 +363,17 @@ file_of() {
 	else
 		echo "$2/fa-bench.file"
 	fi
+}
+# read_file <workload>: the file of ours it reads, or nothing (exec,
+# anon, the programs').
+read_file() {
+	local s=tmpfs
+	case $1 in *@*) s=${1#*@} ;; esac
+	case ${1%@*} in
+	exec|dynexec|anon|build|rebuild|start-fio) return ;;
+	hotcold|hotscan|sparse-1g) s=ext4 ;;
+	esac
+	file_of "$1" "$(state_dir "$s")"
 }
 file_mib() {
 	case $1 in
@@ -414,7 +436,7 @@ for w in $workloads; do
 	*)	# What a missing program or the state rules out, if anything.
 		case ${w%@*}:$state:${fio:+fio} in
 		fio-*:*:) why="no fio (-F)" ;;
-		fio-read:huge:*|fio-randread:huge:*)
+		fio-read:huge*:*|fio-randread:huge*:*)
 			why="fio's cross-check counts PTE faults: not @huge" ;;
 		fio-read:ext4-sparse:*|fio-randread:ext4-sparse:*)
 			why="fio drops its file for @ext4-cold only" ;;
@@ -445,7 +467,7 @@ for w in $workloads; do
 				ok=1
 			fi
 		else
-			ok="no $state here (tmpfs needs -d on a tmpfs, ext4 -e and root, huge a THP kernel and root)"
+			ok="no $state here (tmpfs needs -d on a tmpfs, ext4 -e and root, huge and huge-within a THP kernel and root)"
 		fi ;;
 	esac
 	if [ "$ok" = 1 ]; then kept="$kept $w"; else echo "sweep: $w left out: $ok" >&2; fi
@@ -575,7 +597,14 @@ run1() {
 echo "workload,threads,order,setup,rep,minflt,majflt,ns,pages,mapped,fa_calls,fa_mapped,fixed_ns,teardown_ns,distinct,unread,prog_minflt,prog_majflt$(
 	[ -z "$perf" ] || echo ",$perf" | sed 's/,/,perf:/g')$(
 	[ -z "$limit" ] || $bench -E | tr ' ' ,| sed 's/^/,/')"
+folios=${bench%fa-bench}fa-folios
 for w in $workloads; do
+	f=$(read_file "$w")
+	# @ext4-ra: the file as a sequential read(2) leaves it in the page
+	# cache (readahead's large folios), before the workload's first run.
+	[ "${w#*@}" != ext4-ra ] ||
+		$bench -w run -n 1 -c -f "$f" -- /bin/cat "$f" > /dev/null ||
+		die "cannot read $f for $w"
 	for t in $(workers "$w"); do
 		rep=1
 		while [ $rep -le "$reps" ]; do
@@ -603,4 +632,6 @@ for w in $workloads; do
 		# mod-256's overrides.
 		[ -z "$ko" ] || setup mod-off || die "cannot unload the module"
 	done
+	# What the runs read: the page cache's folio sizes after them.
+	[ -z "$f" ] || echo "sweep: folios $w: $($folios "$f" 2>&1 | sed 's/^folios: //')" >&2
 done
