@@ -65,7 +65,8 @@
 #        ext4 cold, and tmpfs huge=never, within_size and always, every
 #        order, into build/bench-folios/ (bench-folios-<guest>/): each
 #        table's "per fault" row is what one fault maps, the header
-#        gives the folio sizes of each workload's file
+#        gives the folio sizes of each workload's file; with
+#        WORKLOADS=heldout, large-folios.rst's held-out workloads
 #   POSTED=1 sweeps the upstream patches alone, as make send posts them:
 #        no lab patch and no KUnit (kernel.sh release-p<N>, N the last
 #        upstream patch), into build/bench-posted/ (x86_64 only); the
@@ -146,6 +147,9 @@ page_fault2 page_fault3 page_fault4"
 WORKLOADS_FOLIOS=$(for s in ext4-ra ext4-cold tmpfs huge-within huge; do
 	printf '%s@%s ' seq "$s" rand "$s" sparse "$s" mmap-pread-seq "$s" mmap-pread-rand "$s"
 done)
+# FOLIOS=1 WORKLOADS=heldout: its held-out workloads, never tuned on.
+WORKLOADS_FOLIOS_HELDOUT="stride64k@ext4-ra hot-reuse@huge-within
+seq-interleaved@ext4-ra"
 WORKLOADS_ALL="seq rand sparse mmap-pread-seq mmap-pread-rand mmap-pread-seq@ext4
 mmap-pread-rand@ext4 mmap-pread-seq@ext4-cold mmap-pread-rand@ext4-cold
 mmap-pread-seq@huge anon exec dynexec"
@@ -190,6 +194,7 @@ elif [ "${PRESSURE:-0}" = 1 ]; then
 elif [ "${FOLIOS:-0}" = 1 ]; then
 	out=$BUILD/bench-folios
 	[ "$GUEST" = x86_64 ] || out=$out-$GUEST
+	[ "${WORKLOADS:-}" != heldout ] || out=$out-heldout
 	WORKLOADS=${WORKLOADS:-$WORKLOADS_FOLIOS}
 elif [ "${POSTED:-0}" = 1 ]; then
 	[ "${AB:-0}${AA:-0}${NATIVE:-0}${PRESSURE:-0}$POLICY" = 0000off ] ||
@@ -222,6 +227,8 @@ MIB=${MIB:-auto}
 if [ "${WORKLOADS:-}" = public ]; then
 	WORKLOADS=$WORKLOADS_PUBLIC
 	[ "$TASKS" != auto ] || TASKS="1 2 4"
+elif [ "${WORKLOADS:-}" = heldout ] && [ "${FOLIOS:-0}" = 1 ]; then
+	WORKLOADS=$WORKLOADS_FOLIOS_HELDOUT
 elif [ "${WORKLOADS:-}" = heldout ]; then
 	WORKLOADS=$WORKLOADS_HELDOUT
 fi

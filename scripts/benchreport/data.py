@@ -33,7 +33,7 @@ def is_cold(workload):
 # fault-around) and not exec/dynexec (the children's mappings are gone).
 CHECKED = ("seq", "rand", "sparse", "page_fault4", "mmap-xread-seq-mt",
            "sparse-1g", "seq-interleaved", "hot-reuse", "manymaps-seq",
-           "seq-then-sparse", "sparse-then-seq")
+           "seq-then-sparse", "sparse-then-seq", "stride64k")
 # will-it-scale's write cases: write faults never fault around, so every
 # run must count none (page_fault4, the read case, is checked above).
 WRITES = ("page_fault2", "page_fault3")

@@ -68,6 +68,11 @@
  *                   half in order and then one page in STRIDE_PAGES of
  *                   the second, in one mapping, and sparse-then-seq the
  *                   reverse (the first half sparse)
+ *   stride64k       large folios' held-out reader (issue 45, written
+ *                   before any bound is tuned): threads share one mapping
+ *                   and read one page per STRIDE_BYTES of the file, in
+ *                   order, each its contiguous share: as dense as the
+ *                   default window, sparser than a large folio
  *   page_fault2, page_fault3, page_fault4
  *                   after will-it-scale's cases of those names, written
  *                   here: each worker is a process that maps the whole
@@ -168,18 +173,19 @@
 #define CHUNK_PAGES	32	/* seq-interleaved's chunk */
 #define STRIDE_PAGES	32	/* the sparse half of seq-then-sparse */
 #define MANY_MAPS	5000	/* manymaps-seq: more than a per-mapping table */
+#define STRIDE_BYTES	65536	/* stride64k's stride, whatever the page */
 #define PM_PRESENT	(1ULL << 63)	/* /proc/pid/pagemap's bits */
 #define PM_PFN		((1ULL << 55) - 1)
 
 enum workload { SEQ, RAND, SPARSE, PREAD_SEQ, PREAD_RAND, ANON, EXEC, DYNEXEC,
 		MIXED, HOTCOLD, HOTSCAN, VMAS, RUN, PF2, PF3, PF4, XREAD,
-		INTERLEAVE, HOTREUSE, MANYMAPS, SEQSPARSE, SPARSESEQ };
+		INTERLEAVE, HOTREUSE, MANYMAPS, SEQSPARSE, SPARSESEQ, STRIDE64K };
 static const char *const names[] = {
 	"seq", "rand", "sparse", "mmap-pread-seq", "mmap-pread-rand", "anon",
 	"exec", "dynexec", "mixed", "hotcold", "hotscan", "vmas", "run",
 	"page_fault2", "page_fault3", "page_fault4", "mmap-xread-seq-mt",
 	"seq-interleaved", "hot-reuse", "manymaps-seq", "seq-then-sparse",
-	"sparse-then-seq",
+	"sparse-then-seq", "stride64k",
 };
 
 static enum workload workload;
@@ -238,6 +244,12 @@ static void wait_all(void)
 	}
 }
 
+/* stride64k's stride in pages: one page at least (256KiB pages). */
+static size_t stride64k(void)
+{
+	return STRIDE_BYTES > page_size ? STRIDE_BYTES / page_size : 1;
+}
+
 /* The reads of one page in STRIDE_PAGES over @pages. */
 static size_t sparse_reads(size_t pages)
 {
@@ -257,6 +269,8 @@ static size_t touches(void)
 		return npages / 2 + sparse_reads(npages - npages / 2);
 	case SPARSESEQ:
 		return sparse_reads(npages / 2) + npages - npages / 2;
+	case STRIDE64K:
+		return (npages + stride64k() - 1) / stride64k();
 	default:
 		return npages;
 	}
@@ -299,7 +313,7 @@ static int hint(enum workload w)
 	case SEQ: case PREAD_SEQ: case XREAD: case INTERLEAVE: case MANYMAPS:
 	case MIXED:	/* its mapping of the file is the reader in order */
 		return MADV_SEQUENTIAL;
-	case RAND: case PREAD_RAND: case SPARSE: case HOTREUSE:
+	case RAND: case PREAD_RAND: case SPARSE: case HOTREUSE: case STRIDE64K:
 		return MADV_RANDOM;
 	default:
 		return MADV_NORMAL;
@@ -794,6 +808,8 @@ static size_t held_page(size_t i, unsigned int *s)
 		return i < half ? i : half + (i - half) * STRIDE_PAGES;
 	case SPARSESEQ:
 		return i < nsparse ? i * STRIDE_PAGES : half + (i - nsparse);
+	case STRIDE64K:
+		return i * stride64k();
 	default:
 		return i;
 	}
@@ -857,6 +873,7 @@ static void work(unsigned int id, char *map)
 		case HOTREUSE:
 		case SEQSPARSE:
 		case SPARSESEQ:
+		case STRIDE64K:
 			pg = held_page(i, &s);
 			sink += read_page(map + pg * page_size);
 			mk[pg] = 1;
