@@ -119,6 +119,7 @@ off) ;;
 adaptive) [ "${AB:-0}${AA:-0}" = 00 ] || die "POLICY=adaptive: not with AB=1 or AA=1" ;;
 *) die "POLICY must be off or adaptive, not '$POLICY'" ;;
 esac
+case ${FOLIOS:-0} in 0|1) ;; *) die "FOLIOS must be 0 or 1, not '$FOLIOS'" ;; esac
 [ "${FOLIOS:-0}" = 0 ] ||
 	[ "${QUICK:-0}${AB:-0}${AA:-0}${POSTED:-0}${PRESSURE:-0}" = 00000 ] ||
 	die "FOLIOS=1: not with QUICK=1, AB=1, AA=1, POSTED=1 or PRESSURE=1"
@@ -194,7 +195,7 @@ elif [ "${PRESSURE:-0}" = 1 ]; then
 elif [ "${FOLIOS:-0}" = 1 ]; then
 	out=$BUILD/bench-folios
 	[ "$GUEST" = x86_64 ] || out=$out-$GUEST
-	[ "${WORKLOADS:-}" != heldout ] || out=$out-heldout
+	[ "$POLICY" = off ] || out=$out-adaptive
 	WORKLOADS=${WORKLOADS:-$WORKLOADS_FOLIOS}
 elif [ "${POSTED:-0}" = 1 ]; then
 	[ "${AB:-0}${AA:-0}${NATIVE:-0}${PRESSURE:-0}$POLICY" = 0000off ] ||
@@ -228,7 +229,7 @@ if [ "${WORKLOADS:-}" = public ]; then
 	WORKLOADS=$WORKLOADS_PUBLIC
 	[ "$TASKS" != auto ] || TASKS="1 2 4"
 elif [ "${WORKLOADS:-}" = heldout ] && [ "${FOLIOS:-0}" = 1 ]; then
-	WORKLOADS=$WORKLOADS_FOLIOS_HELDOUT
+	WORKLOADS=$WORKLOADS_FOLIOS_HELDOUT out=$out-heldout
 elif [ "${WORKLOADS:-}" = heldout ]; then
 	WORKLOADS=$WORKLOADS_HELDOUT
 fi

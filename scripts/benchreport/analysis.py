@@ -104,11 +104,12 @@ class Report:
             # page and those mapped around it.
             c["maps"] = statistics.median(r["minflt"] + r["majflt"]
                                           + r["fa_mapped"] for r in st.runs(k))
-            # What one fault maps (large folios: more than the window).
-            c["per_fault"] = statistics.median(
-                r["mapped"] / (r["minflt"] + r["majflt"])
-                if r["mapped"] > 0 and r["minflt"] + r["majflt"] > 0 else 0
-                for r in st.runs(k))
+            # What one fault maps (large folios: more than the window):
+            # each run's Rss / faults, their median and the most.
+            per = [r["mapped"] / (r["minflt"] + r["majflt"])
+                   for r in st.runs(k)
+                   if r["mapped"] > 0 and r["minflt"] + r["majflt"] > 0]
+            c["per_fault"] = (statistics.median(per), max(per)) if per else None
             c["major"] = any(r["majflt"] > 0 for r in st.runs(k))
             c["shape"] = st.shape(k)
             c["counters"] = all(r["fa_mapped"] >= 0 for r in st.runs(k))

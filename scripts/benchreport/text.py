@@ -101,9 +101,10 @@ class Text:
             "/proc/vmstat fault_around_mapped over the run (pages mapped "
             "ahead besides the faulting ones); pages mapped (Rss) = the "
             "measured mappings' Rss (mmap-pread: summed over its tasks' "
-            "mappings; sparse: over its passes), per fault = that Rss / "
-            "the faults, each run's, median: the pages one fault mapped "
-            "(above 2^order where a large folio is mapped whole); "
+            "mappings; sparse: over its passes), per fault = each run's "
+            "Rss / its faults, the median over the runs (not the ratio of "
+            "the two medians above) and the most: the pages one fault "
+            "mapped, above 2^order where a large folio is mapped whole; "
             "teardown = the munmap "
             "after the work, included in the figure; fixed = creating and "
             "joining the threads or tasks, excluded from it; distinct read "
@@ -222,8 +223,9 @@ class Text:
             row("fa-mapped pages", [fmt_int(get[o]["fa_mapped"]) for o in cols])
         if any(get[o]["mapped"] for o in cols):
             row("pages mapped (Rss)", [fmt_int(get[o]["mapped"]) for o in cols])
-            row("  per fault (Rss / faults)", [
-                f"{get[o]['per_fault']:.2f}" for o in cols])
+            row("  per fault, median (max)", [
+                "-" if not get[o]["per_fault"] else
+                "{:.2f} ({:.2f})".format(*get[o]["per_fault"]) for o in cols])
         if any(get[o]["distinct"] > 0 for o in cols):
             row("distinct pages read", [fmt_int(get[o]["distinct"]) for o in cols])
         if any(get[o]["unread"] >= 0 for o in cols):

@@ -72,7 +72,9 @@
  *                   before any bound is tuned): threads share one mapping
  *                   and read one page per STRIDE_BYTES of the file, in
  *                   order, each its contiguous share: as dense as the
- *                   default window, sparser than a large folio
+ *                   default window, sparser than a large folio (with
+ *                   64KiB pages, every page: seq's reads); no madvise()
+ *                   hint fits it (-A)
  *   page_fault2, page_fault3, page_fault4
  *                   after will-it-scale's cases of those names, written
  *                   here: each worker is a process that maps the whole
@@ -161,6 +163,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../boot/pagemap.h"
 #include "../boot/span.h"
 #include "../boot/vmstat.h"
 #include "../boot/xorshift.h"
@@ -174,8 +177,6 @@
 #define STRIDE_PAGES	32	/* the sparse half of seq-then-sparse */
 #define MANY_MAPS	5000	/* manymaps-seq: more than a per-mapping table */
 #define STRIDE_BYTES	65536	/* stride64k's stride, whatever the page */
-#define PM_PRESENT	(1ULL << 63)	/* /proc/pid/pagemap's bits */
-#define PM_PFN		((1ULL << 55) - 1)
 
 enum workload { SEQ, RAND, SPARSE, PREAD_SEQ, PREAD_RAND, ANON, EXEC, DYNEXEC,
 		MIXED, HOTCOLD, HOTSCAN, VMAS, RUN, PF2, PF3, PF4, XREAD,
@@ -313,7 +314,7 @@ static int hint(enum workload w)
 	case SEQ: case PREAD_SEQ: case XREAD: case INTERLEAVE: case MANYMAPS:
 	case MIXED:	/* its mapping of the file is the reader in order */
 		return MADV_SEQUENTIAL;
-	case RAND: case PREAD_RAND: case SPARSE: case HOTREUSE: case STRIDE64K:
+	case RAND: case PREAD_RAND: case SPARSE: case HOTREUSE:
 		return MADV_RANDOM;
 	default:
 		return MADV_NORMAL;

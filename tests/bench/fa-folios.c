@@ -1,19 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fa-folios: the page cache's folio sizes for a file, so that a bench row
- * says what it ran on.  Maps the file with readahead off (MADV_RANDOM),
- * reads a byte of each page that is in the page cache (mincore()), which
- * reads nothing from disk, and walks /proc/self/pagemap and
- * /proc/kpageflags: a compound head starts a folio whose tails follow it
- * in the file.  Run it after the measured runs; it needs root (the PFNs).
+ * says what it ran on.  Maps the file with readahead off (MADV_RANDOM,
+ * which also keeps the unmap from marking the pages accessed), reads a
+ * byte of each page that is in the page cache (mincore()), which reads
+ * nothing from disk, and finds each page's frame in /proc/self/pagemap:
+ * a folio's order is that of its head's run of tail frames in
+ * /proc/kpageflags, whether or not the file covers all of it (a folio
+ * across the end of a tmpfs file).  Run it after the measured runs; it
+ * needs root (the PFNs).
  *
  *   fa-folios <file>
  *
  * Prints one line: "folios: <order>:<pages> ..." with the cached pages
  * of the file in folios of each order, ascending, then "uncached:<pages>"
- * for the others.  Exit status 0, or 1 with a message on stderr.
+ * for the others, and "unknown:<pages>" for those whose flags could not
+ * be read, if any.  Exit status 0, or 1 with a message on stderr.
  */
 #define _GNU_SOURCE
+#define _FILE_OFFSET_BITS 64
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,10 +28,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define PM_PRESENT	(1ULL << 63)
-#define PM_PFN		((1ULL << 55) - 1)
-#define KPF_HEAD	(1ULL << 15)
-#define KPF_TAIL	(1ULL << 16)
+#include "../boot/pagemap.h"
+
 #define MAX_ORDER	20
 
 static int die(const char *what, const char *path)
@@ -35,19 +38,29 @@ static int die(const char *what, const char *path)
 	return 1;
 }
 
-/* The flags of frame @pfn, or 0 where they cannot be read. */
-static uint64_t kflags(int fd, uint64_t pfn)
+/* The flags of frame @pfn in *@f: 0, or -1 where they cannot be read. */
+static int kflags(int fd, uint64_t pfn, uint64_t *f)
 {
-	uint64_t f;
+	return pread(fd, f, sizeof(*f), pfn * sizeof(*f)) == sizeof(*f) ? 0 : -1;
+}
 
-	if (pread(fd, &f, sizeof(f), pfn * sizeof(f)) != sizeof(f))
-		return 0;
-	return f;
+/* The order of the folio whose head is frame @head: its tails counted. */
+static int folio_order(int fd, uint64_t head)
+{
+	uint64_t f, n = 1;
+	int o = 0;
+
+	while (n < (1ULL << MAX_ORDER) && !kflags(fd, head + n, &f) &&
+	       f & KPF_TAIL && !(f & KPF_HEAD))
+		n++;
+	while ((1ULL << o) < n)
+		o++;
+	return o;
 }
 
 int main(int argc, char **argv)
 {
-	unsigned long pages[MAX_ORDER + 1] = { 0 }, uncached = 0;
+	unsigned long pages[MAX_ORDER + 1] = { 0 }, uncached = 0, unknown = 0;
 	long page = sysconf(_SC_PAGESIZE);
 	size_t n, i, len;
 	int fd, pm, kpf, o;
@@ -95,16 +108,16 @@ int main(int argc, char **argv)
 			i++;
 			continue;
 		}
-		f = kflags(kpf, head);
-		/* A tail first: the folio began before the file's page 0 here. */
-		if (f & KPF_HEAD || f & KPF_TAIL)
-			while (i + k < n && (pfn[i + k] & PM_PRESENT) &&
-			       (pfn[i + k] & PM_PFN) == head + k &&
-			       kflags(kpf, head + k) & KPF_TAIL)
-				k++;
-		/* The order of the folio: its pages seen here, rounded up. */
-		for (o = 0; o < MAX_ORDER && (1UL << o) < k; o++)
-			;
+		if (kflags(kpf, head, &f)) {
+			unknown++;
+			i++;
+			continue;
+		}
+		o = f & KPF_HEAD ? folio_order(kpf, head) : 0;
+		/* The folio's pages in the file: page-cache folios are aligned. */
+		while (i + k < n && k < (1UL << o) && (pfn[i + k] & PM_PRESENT) &&
+		       (pfn[i + k] & PM_PFN) == head + k)
+			k++;
 		pages[o] += k;
 		i += k;
 	}
@@ -112,6 +125,9 @@ int main(int argc, char **argv)
 	for (o = 0; o <= MAX_ORDER; o++)
 		if (pages[o])
 			printf(" %d:%lu", o, pages[o]);
-	printf(" uncached:%lu\n", uncached);
+	printf(" uncached:%lu", uncached);
+	if (unknown)
+		printf(" unknown:%lu", unknown);
+	printf("\n");
 	return 0;
 }

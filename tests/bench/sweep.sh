@@ -200,6 +200,7 @@ else
 fi
 
 # On any exit: the order as it was, no module, no holder, no file.
+mounts="$dir/fa-huge $dir/fa-huge-within $dir/fa-ext4"	# state_dir's
 holder= held=$dir/fa-held.$$ counts=$dir/fa-perf.$$ cg=
 restore() {
 	if [ -n "$holder" ]; then kill "$holder"; wait "$holder"; fi
@@ -207,7 +208,7 @@ restore() {
 		"$dir/fa-probe.file"
 	[ ! -d "$cg" ] || rmdir "$cg"
 	# The toolchain's read-only image: nothing of ours to remove there.
-	for m in "$dir/fa-huge" "$dir/fa-huge-within" "$dir/fa-ext4" "$dir/fa-tc/fa-out" "$dir/fa-tc"; do
+	for m in $mounts "$dir/fa-tc/fa-out" "$dir/fa-tc"; do
 		dev=$(awk -v m="$m" '$2 == m { print $1 }' /proc/mounts)
 		[ -n "$dev" ] || continue
 		[ "${m#"$dir/fa-tc"}" != "$m" ] ||
@@ -215,7 +216,7 @@ restore() {
 		umount "$m"
 		case $dev in /dev/loop*) losetup -d "$dev" ;; esac
 	done
-	rmdir "$dir/fa-huge" "$dir/fa-huge-within" "$dir/fa-ext4" "$dir/fa-tc" 2>/dev/null || true
+	rmdir $mounts "$dir/fa-tc" 2>/dev/null || true
 	[ -z "$adaptive" ] || echo 0 > /proc/sys/vm/fault_around_adaptive
 	[ -z "$ko$bko" ] || ! grep -q '^mod_faultaround ' /proc/modules ||
 		rmmod mod_faultaround
@@ -299,7 +300,7 @@ state_dir() {
 		[ "$1" = huge ] || opt=within_size
 		mkdir -p "$m"
 		grep -q " $m " /proc/mounts ||
-			mount -t tmpfs -o huge=$opt,size=$((mib + 4))m "fa-$1" "$m" ||
+			mount -t tmpfs -o huge=$opt,size=$((mib + ${sparse_mib:-0} + 4))m "fa-$1" "$m" ||
 			return
 		echo "$m" ;;
 	ext4|ext4-cold|ext4-sparse|ext4-ra)
@@ -364,15 +365,11 @@ file_of() {
 		echo "$2/fa-bench.file"
 	fi
 }
-# read_file <workload>: the file of ours it reads, or nothing (exec,
-# anon, the programs').
+# read_file <workload>: its file (exec's and anon's only for its size).
 read_file() {
 	local s=tmpfs
 	case $1 in *@*) s=${1#*@} ;; esac
-	case ${1%@*} in
-	exec|dynexec|anon|build|rebuild|start-fio) return ;;
-	hotcold|hotscan|sparse-1g) s=ext4 ;;
-	esac
+	case ${1%@*} in hotcold|hotscan|sparse-1g) s=ext4 ;; esac
 	file_of "$1" "$(state_dir "$s")"
 }
 file_mib() {
@@ -454,6 +451,9 @@ for w in $workloads; do
 			f=$(file_of "$w" "$d")
 			if [ "$f" = "$d/fa-sparse.file" ] && [ $((sparse_mib * 3)) -gt "$mem" ]; then
 				ok="its file, a page table, is $sparse_mib MiB: more than a third of the memory"
+			elif [ ! -f "$f" ] && [ "$(df -P -k "$d" | awk 'NR == 2 { print $4 }')" -lt \
+				$(($(file_mib "$f") * 1024)) ]; then
+				ok="its file, $(file_mib "$f") MiB, does not fit in $d"
 			else
 				for f in $f $([ "${w%@*}" != mixed ] || echo "$d/fa-mixed.file"); do
 					make_file "$f" || die "cannot write $f"
@@ -488,8 +488,15 @@ total=0
 for w in $workloads; do
 	total=$((total + $(workers "$w" | wc -w) * per_rep * reps))
 done
+# What the states read from: the ext4 loop device's readahead, which caps
+# its folios, and the huge= of the -d directory's mount (@tmpfs).
+ra= dev=$(awk -v m="$dir/fa-ext4" '$2 == m { print $1 }' /proc/mounts)
+[ -z "$dev" ] || ra=$(cat "/sys/block/${dev#/dev/}/queue/read_ahead_kb")
+huge=$(awk -v d="$dir/" '{ p = $2 == "/" ? "/" : $2 "/" }
+	index(d, p) == 1 && length(p) > n { n = length(p); o = $3 "," $4 }
+	END { print o }' /proc/mounts | tr , '\n' | sed -n 's/^huge=//p')
 # make bench puts this line in its report.
-echo "sweep: file $mib MiB${sparse_mib:+ (sparse's $sparse_mib MiB, one page table)}${limit:+, hotcold's hot file $((mib / 4)) MiB and memory.max $limit MiB$young} (memory $mem MiB, page $page bytes), default order $current, orders $orders, threads $threads, tasks $tasks, $reps repetitions, $total runs" >&2
+echo "sweep: file $mib MiB${sparse_mib:+ (sparse's $sparse_mib MiB, one page table)}${limit:+, hotcold's hot file $((mib / 4)) MiB and memory.max $limit MiB$young} (memory $mem MiB, page $page bytes${ra:+, ext4 readahead $ra KiB}, $dir huge=${huge:-never}), default order $current, orders $orders, threads $threads, tasks $tasks, $reps repetitions, $total runs" >&2
 run=0
 # -p: perf stat around each run, in the C locale (its decimal point).
 wrap=
@@ -562,7 +569,7 @@ run1() {
 	fi
 	# After every x= above: the madvise baseline's hints (fa-bench -A).
 	[ "$1" != madvise ] || x="$x -A"
-	file=$(file_of "$2" "$(state_dir $state)") own="-1 -1"
+	file=$(read_file "$2") own="-1 -1"
 	if [ "${2%%-*}" = fio ]; then
 		out=$(fio_run "$2" "$3" "$file" "$state") || die "fio $2 failed"
 		own=
@@ -600,11 +607,13 @@ echo "workload,threads,order,setup,rep,minflt,majflt,ns,pages,mapped,fa_calls,fa
 folios=${bench%fa-bench}fa-folios
 for w in $workloads; do
 	f=$(read_file "$w")
-	# @ext4-ra: the file as a sequential read(2) leaves it in the page
-	# cache (readahead's large folios), before the workload's first run.
+	# @ext4-ra: the file as a sequential read(2) of 1MiB at a time leaves
+	# it in the page cache (readahead's folios), before the first run;
+	# dd, not cat: busybox's cat copies with sendfile(), GNU's advises
+	# POSIX_FADV_SEQUENTIAL first.
 	[ "${w#*@}" != ext4-ra ] ||
-		$bench -w run -n 1 -c -f "$f" -- /bin/cat "$f" > /dev/null ||
-		die "cannot read $f for $w"
+		$bench -w run -n 1 -c -f "$f" -- /bin/dd if="$f" of=/dev/null bs=1M \
+			> /dev/null 2>&1 || die "cannot read $f for $w"
 	for t in $(workers "$w"); do
 		rep=1
 		while [ $rep -le "$reps" ]; do
@@ -633,5 +642,12 @@ for w in $workloads; do
 		[ -z "$ko" ] || setup mod-off || die "cannot unload the module"
 	done
 	# What the runs read: the page cache's folio sizes after them.
-	[ -z "$f" ] || echo "sweep: folios $w: $($folios "$f" 2>&1 | sed 's/^folios: //')" >&2
+	case ${w%@*} in
+	exec|dynexec|anon|build|rebuild|start-fio) ;;
+	*)	if out=$($folios "$f" 2>&1); then
+			echo "sweep: folios $w: ${out#folios: }" >&2
+		else
+			echo "sweep: folios $w: unavailable: $out" >&2
+		fi ;;
+	esac
 done
