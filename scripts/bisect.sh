@@ -24,8 +24,8 @@ rebuild_all() {
 }
 
 # deps_of <object>: the source files its last build read, relative to the
-# source tree (kbuild writes them absolute, ccache's depend mode relative
-# to $out, gcc with ../ as the #include had it).
+# source tree (kbuild writes them absolute, or relative to $out with ../
+# as the #include had it).
 deps_of() {
 	local deps
 	deps=$(sed -n '/^deps_/,/^$/{/^deps_/d;s/^ *//;s/ *\\$//;/^\$(/d;/^$/d;p}' \
