@@ -25,8 +25,8 @@
 # "@": @tmpfs (the default: warm, all of it in the page cache), @huge
 # (tmpfs huge=always: large folios), @huge-within (huge=within_size),
 # @ext4 (warm, ext4 on a loop device over the -e image, as its writes
-# left it), @ext4-ra (the same file dropped and read with cat once before
-# the workload's runs: readahead's folios, warm), @ext4-cold (the
+# left it), @ext4-ra (the same file dropped and read with dd bs=1M once
+# before the workload's runs: readahead's folios, warm), @ext4-cold (the
 # same with the file's pages dropped
 # before each run, fa-bench -c: major faults, readahead), @ext4-sparse
 # (vm-scalability's cases as written: a sparse file, holes only, on the
