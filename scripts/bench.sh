@@ -151,6 +151,7 @@ done)
 # FOLIOS=1 WORKLOADS=heldout: its held-out workloads, never tuned on.
 WORKLOADS_FOLIOS_HELDOUT="stride64k@ext4-ra hot-reuse@huge-within
 seq-interleaved@ext4-ra"
+[ "${FOLIOS:-0}" = 0 ] || WORKLOADS=${WORKLOADS:-$WORKLOADS_FOLIOS}
 WORKLOADS_ALL="seq rand sparse mmap-pread-seq mmap-pread-rand mmap-pread-seq@ext4
 mmap-pread-rand@ext4 mmap-pread-seq@ext4-cold mmap-pread-rand@ext4-cold
 mmap-pread-seq@huge anon exec dynexec"
@@ -162,7 +163,7 @@ if [ "${QUICK:-0}" = 1 ]; then
 elif [ "${NATIVE:-0}" = 1 ]; then
 	out=$BUILD/bench-native BOOTS=1
 	[ "$POLICY" = off ] || out=$out-adaptive
-	[ "${FOLIOS:-0}" = 0 ] || out=$out-folios WORKLOADS=${WORKLOADS:-$WORKLOADS_FOLIOS}
+	[ "${FOLIOS:-0}" = 0 ] || out=$out-folios
 elif [ "${AA:-0}" = 1 ]; then
 	[ "${AB:-0}" != 1 ] || die "AA=1 and AB=1: one or the other"
 	out=$BUILD/bench-aa
@@ -196,7 +197,6 @@ elif [ "${FOLIOS:-0}" = 1 ]; then
 	out=$BUILD/bench-folios
 	[ "$GUEST" = x86_64 ] || out=$out-$GUEST
 	[ "$POLICY" = off ] || out=$out-adaptive
-	WORKLOADS=${WORKLOADS:-$WORKLOADS_FOLIOS}
 elif [ "${POSTED:-0}" = 1 ]; then
 	[ "${AB:-0}${AA:-0}${NATIVE:-0}${PRESSURE:-0}$POLICY" = 0000off ] ||
 		die "POSTED=1: not with AB=1, AA=1, NATIVE=1, PRESSURE=1 or POLICY="

@@ -458,21 +458,13 @@ static void *prefaulted(size_t n)
 	return memset(p, 0, n);
 }
 
-/*
- * The /proc/self/pagemap entries of @n pages at @addr, opened here: a
- * descriptor opened before fork() would read the parent's page table.
- */
+/* The /proc/self/pagemap entries of @n pages at @addr, or die. */
 static uint64_t *pagemap(const char *addr, size_t n)
 {
 	uint64_t *ent = malloc(n * sizeof(*ent));
-	off_t off = (unsigned long)addr / page_size * sizeof(*ent);
-	int pm = open("/proc/self/pagemap", O_RDONLY);
 
-	if (!ent || pm < 0)
+	if (!ent || pagemap_read(addr, n, page_size, ent))
 		die("/proc/self/pagemap");
-	if (pread(pm, ent, n * sizeof(*ent), off) != (ssize_t)(n * sizeof(*ent)))
-		die("pread /proc/self/pagemap");
-	close(pm);
 	return ent;
 }
 

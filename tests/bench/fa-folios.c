@@ -63,7 +63,7 @@ int main(int argc, char **argv)
 	unsigned long pages[MAX_ORDER + 1] = { 0 }, uncached = 0, unknown = 0;
 	long page = sysconf(_SC_PAGESIZE);
 	size_t n, i, len;
-	int fd, pm, kpf, o;
+	int fd, kpf, o;
 	unsigned char *in;
 	volatile char *p;
 	uint64_t *pfn;
@@ -88,16 +88,13 @@ int main(int argc, char **argv)
 	if (p == MAP_FAILED || !pfn || !in ||
 	    madvise((void *)p, len, MADV_RANDOM) || mincore((void *)p, len, in))
 		return die("cannot map", argv[1]);
-	pm = open("/proc/self/pagemap", O_RDONLY);
 	kpf = open("/proc/kpageflags", O_RDONLY);
-	if (pm < 0 || kpf < 0)
-		return die("cannot open", pm < 0 ? "/proc/self/pagemap" :
-			   "/proc/kpageflags");
+	if (kpf < 0)
+		return die("cannot open", "/proc/kpageflags");
 	for (i = 0; i < n; i++)
 		if (in[i] & 1)
 			(void)p[i * page];
-	if (pread(pm, pfn, n * sizeof(*pfn), (uintptr_t)p / page * sizeof(*pfn)) !=
-	    (ssize_t)(n * sizeof(*pfn)))
+	if (pagemap_read((void *)p, n, page, pfn))
 		return die("cannot read", "/proc/self/pagemap");
 	for (i = 0; i < n; ) {
 		uint64_t f, head = pfn[i] & PM_PFN;
