@@ -17,15 +17,16 @@ BOOT := boot-normal boot-debug boot-arm64-64k boot-arm
 BACKPORT := backport-bisect backport-kunit backport-boot
 # make test runs two lists at once (run-checks.sh --beside): the lab
 # kernels' builds and boots, which keep both cores busy, and beside them
-# the checks that leave a core idle much of their time, with cross and
-# the backport's UML build to even the two out.  No build directory is in
+# the checks that leave a core idle much of their time, then the
+# backport's, whose kernels even the two out.  No build directory is in
 # both.
-TESTS_BUILD := kunit module-check $(BOOT) backport-boot bench-quick
-TESTS_BESIDE := apt-test accel-test bench-stats checkpatch sparse coccicheck \
-	bisect cross fastpath upstream backport-bisect backport-kunit
+TESTS_BUILD := kunit module-check $(BOOT) bench-quick
+TESTS_BESIDE := apt-test accel-test ccache-test bench-stats checkpatch sparse \
+	coccicheck bisect cross fastpath upstream $(BACKPORT)
 
 .PHONY: help deps tree series send upstream kunit check test test-setup kernel \
-	module boot-test boot-kcsan bench bench-quick apt-test accel-test bench-stats clean \
+	module boot-test boot-kcsan bench bench-quick apt-test accel-test ccache-test \
+	bench-stats clean \
 	$(CHECKS) $(BOOT) $(BACKPORT)
 .NOTPARALLEL:
 
@@ -85,6 +86,12 @@ module-check: tree
 # seconds, no network, no kernel tree.
 apt-test:
 	@tests/lab/apt-retry-test.sh
+
+# The compilers' ccache: a hit across build directories, never for a
+# file that .incbin's another (deps.sh's masquerade, scripts/ccache-cc):
+# seconds, no kernel tree.
+ccache-test:
+	@tests/lab/ccache-test.sh
 
 # The boot lab's choice of KVM or TCG (lib.sh's qemu_accel), with a fake
 # probe: seconds, and neither the tree nor QEMU.

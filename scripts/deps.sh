@@ -61,13 +61,28 @@ fetch_busybox() {
 	rm -rf "$tmp"
 }
 
+# masquerade: lib.sh's compilers, a link to ccache-cc for each name
+# Debian's ccache knows (/usr/lib/ccache), made whole and then renamed
+# into place, so that a check beside never finds it half made.
+masquerade() {
+	local dir=$BUILD/deps/cc tmp n
+	[ -d /usr/lib/ccache ] || return 0
+	! [ -d "$dir" ] || ! (cd /usr/lib/ccache &&
+		for n in *; do [ -e "$dir/$n" ] || exit 1; done) || return 0
+	tmp=$(mktemp -d "$BUILD/deps/cc.XXXXXX") && chmod 755 "$tmp"
+	for n in /usr/lib/ccache/*; do ln -s "$TOP/scripts/ccache-cc" "$tmp/${n##*/}"; done
+	rm -rf "$dir" && mv -T "$tmp" "$dir"
+}
+
 export DEBIAN_FRONTEND=noninteractive
 if [ -n "$arch" ] && [ ! -x "$BUILD/deps/$arch/bin/busybox" ]; then
 	log "fetching busybox-static:$arch into $BUILD/deps/$arch"
 	fetch_busybox "$arch"
 fi
-[ ${#missing[@]} -eq 0 ] && exit 0
+mkdir -p "$BUILD/deps"
+[ ${#missing[@]} -gt 0 ] || { masquerade; exit 0; }
 log "installing: ${missing[*]}"
 [ "$(id -u)" = 0 ] || die "need root to install: ${missing[*]}"
 apt_try "${missing[*]}" apt_get install -y -qq --no-install-recommends "${missing[@]}" || exit 1
 update-ccache-symlinks || true
+masquerade

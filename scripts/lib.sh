@@ -142,19 +142,16 @@ kvm_probe() {
 	fi
 }
 
-# ccache through Debian's masquerade directory covers native and cross gcc.
-# Then Debian's python3 before any other (a pyenv one, say): deps.sh
-# installs the modules the scripts and the kernel's tools need into it
-# (python3-ply for checkpatch's spdxcheck.py, python3-scipy for the bench).
-export PATH=/usr/lib/ccache:/usr/bin:$PATH
+# ccache in depend mode through scripts/ccache-cc, for native and cross
+# gcc alike (deps.sh's masquerade directory; before it is made, the
+# compilers themselves).  Then Debian's python3 before any other (a pyenv
+# one, say): deps.sh installs the modules the scripts and the kernel's
+# tools need into it (python3-ply for checkpatch's spdxcheck.py,
+# python3-scipy for the bench).
+export PATH=$BUILD/deps/cc:/usr/bin:$PATH
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/faultaround-ccache}
 export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
-# Not depend mode, though it saves a fifth of a cold build here: -MMD
-# does not list what an assembler file .incbin's, so it cached the kernel's
-# certificate object (and the ARM zImage's piggy.o) across build
-# directories, and a kernel embedded another build's module-signing key.
-# Direct mode refuses to cache .incbin.
-unset CCACHE_DEPEND
+export CCACHE_DEPEND=1
 # Relative paths in the hash: a clone elsewhere still hits the cache.
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$TOP}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
