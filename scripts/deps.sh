@@ -61,17 +61,28 @@ fetch_busybox() {
 	rm -rf "$tmp"
 }
 
-# masquerade: lib.sh's compilers, a link to ccache-cc for each name
-# Debian's ccache knows (/usr/lib/ccache), made whole and then renamed
-# into place, so that a check beside never finds it half made.
+# masquerade: lib.sh's compilers, $BUILD/deps/cc: a link to
+# scripts/ccache-cc for each compiler Debian's ccache knows
+# (/usr/lib/ccache), and the ccache namespace it reads there: the
+# installed -dev packages' versions (depend mode hashes no system header).
+# Under a lock, as checks beside run deps.sh too; never fatal: without
+# the masquerade the compilers run without ccache.
 masquerade() {
-	local dir=$BUILD/deps/cc tmp n
-	[ -d /usr/lib/ccache ] || return 0
-	! [ -d "$dir" ] || ! (cd /usr/lib/ccache &&
-		for n in *; do [ -e "$dir/$n" ] || exit 1; done) || return 0
-	tmp=$(mktemp -d "$BUILD/deps/cc.XXXXXX") && chmod 755 "$tmp"
-	for n in /usr/lib/ccache/*; do ln -s "$TOP/scripts/ccache-cc" "$tmp/${n##*/}"; done
-	rm -rf "$dir" && mv -T "$tmp" "$dir"
+	local dir=$BUILD/deps/cc ns n
+	[ -d /usr/lib/ccache ] && command -v ccache > /dev/null || return 0
+	ns=fa2-$( (dpkg-query -W -f='${db:Status-Abbrev}${Package}:${Architecture}=${Version}\n' \
+		'*-dev*' || true) | awk '/^ii/ { print $2 }' | sha256sum | cut -c1-16)
+	(
+		flock 9
+		mkdir -p "$dir"
+		for n in /usr/lib/ccache/*; do
+			[ "$(readlink "$dir/${n##*/}")" = "$TOP/scripts/ccache-cc" ] ||
+				ln -sfn "$TOP/scripts/ccache-cc" "$dir/${n##*/}"
+		done
+		[ "$(cat "$dir/namespace" 2> /dev/null)" = "$ns" ] ||
+			{ echo "$ns" > "$dir/namespace.new" && mv "$dir/namespace.new" "$dir/namespace"; }
+	) 9> "$BUILD/deps/cc.lock" ||
+		log "warning: the compiler masquerade $dir failed: compiles run without ccache"
 }
 
 export DEBIAN_FRONTEND=noninteractive

@@ -142,16 +142,17 @@ kvm_probe() {
 	fi
 }
 
-# ccache in depend mode through scripts/ccache-cc, for native and cross
-# gcc alike (deps.sh's masquerade directory; before it is made, the
-# compilers themselves).  Then Debian's python3 before any other (a pyenv
-# one, say): deps.sh installs the modules the scripts and the kernel's
-# tools need into it (python3-ply for checkpatch's spdxcheck.py,
+# ccache through scripts/ccache-cc, in depend mode but where it lets an
+# .incbin through, for native and cross gcc alike (deps.sh's masquerade
+# directory; before it is made, the compilers themselves; CCACHE_NODEPEND=1
+# for ccache's default mode).  Then Debian's python3 before any other (a
+# pyenv one, say): deps.sh installs the modules the scripts and the
+# kernel's tools need into it (python3-ply for checkpatch's spdxcheck.py,
 # python3-scipy for the bench).
 export PATH=$BUILD/deps/cc:/usr/bin:$PATH
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/faultaround-ccache}
 export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
-export CCACHE_DEPEND=1
+[ -n "${CCACHE_NODEPEND:-}" ] || export CCACHE_DEPEND=1
 # Relative paths in the hash: a clone elsewhere still hits the cache.
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$TOP}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}

@@ -2,17 +2,20 @@
 # SPDX-License-Identifier: GPL-2.0
 # Usage: ccache-test.sh
 # The lab's compiler masquerade (deps.sh's, scripts/ccache-cc, first in
-# lib.sh's PATH), with a cache in a temporary directory: gcc is the
-# masquerade's; a C file compiled again in another directory is a cache
-# hit; an assembler file that .incbin's a file whose content differs
-# there is not, and its object holds that content.  Seconds, no kernel
-# tree, build/ untouched.  A PASS or FAIL line per step, then
+# lib.sh's PATH), with a cache in a temporary directory and no ccache
+# settings of the caller's: gcc is the masquerade's; a C file compiled
+# with kbuild's -Wp,-MMD is not preprocessed (depend mode), and compiled
+# again in another directory it is a hit, but not in another namespace;
+# an assembler file and a C file that .incbin a file whose content
+# differs there are not: their objects hold that content.  Seconds, no
+# kernel tree, build/ untouched.  A PASS or FAIL line per step, then
 # "N passed, N failed"; the exit status fails on any FAIL.
 tmp=$(mktemp -d) || exit
 trap 'rm -rf "$tmp"' EXIT
 export O=$tmp/build
+for v in $(env | sed -n 's/^\(CCACHE_[A-Z_]*\)=.*/\1/p'); do unset "$v"; done
 . "$(dirname "$0")/../../scripts/lib.sh"
-export CCACHE_DIR=$tmp/ccache CCACHE_BASEDIR=$tmp
+export CCACHE_DIR=$tmp/ccache CCACHE_BASEDIR=$tmp CCACHE_CONFIGPATH=/dev/null
 "$TOP/scripts/deps.sh" > /dev/null || die "deps.sh failed"
 
 passed=0 failed=0
@@ -23,25 +26,36 @@ verdict() {
 	if "$@"; then echo "PASS $what"; passed=$((passed + 1))
 	else echo "FAIL $what"; failed=$((failed + 1)); fi
 }
-hits() { ccache --print-stats | awk '$1 == "direct_cache_hit" { print $2 }'; }
+stat_of() { ccache --print-stats | awk -v k="$1" '$1 == k { print $2 }'; }
+# compile <dir> <file>: as kbuild does, -MMD through -Wp, relative paths.
+compile() { (cd "$tmp/$1" && gcc -Wp,-MMD,"$2.d" -c -o "${2%.*}.o" "$2") || die "compiling $1/$2 failed"; }
 
 verdict "gcc is the masquerade's: $(command -v gcc)" \
 	[ "$(command -v gcc)" = "$BUILD/deps/cc/gcc" ]
-
-# As kbuild compiles: -MMD through -Wp, paths relative to the directory.
-for d in a b; do
+for d in a b c; do
 	mkdir "$tmp/$d"
 	echo 'int f(void) { return 42; }' > "$tmp/$d/f.c"
 	printf '.section .rodata\n.incbin "blob"\n' > "$tmp/$d/x.S"
+	printf 'asm(".section .rodata\\n.incbin \\"blob\\"\\n.previous");\n' > "$tmp/$d/y.c"
 	echo "content of $d" > "$tmp/$d/blob"
-	(cd "$tmp/$d" && gcc -Wp,-MMD,f.d -c -o f.o f.c && gcc -Wp,-MMD,x.d -c -o x.o x.S) ||
-		die "compiling in $d failed"
-	[ "$d" = b ] || before=$(hits)
 done
-verdict "the C file compiled in a second directory is a cache hit ($before, then $(hits) direct hits)" \
-	[ "$(hits)" = $((before + 1)) ]
-verdict "the .incbin object of the second directory holds its own file, not the first's" \
-	grep -qF "content of b" "$tmp/b/x.o"
+compile a f.c
+verdict "the C file is not preprocessed: depend mode ($(stat_of preprocessed_cache_miss) preprocessed misses)" \
+	[ "$(stat_of preprocessed_cache_miss)" = 0 ]
+hits=$(stat_of direct_cache_hit)
+compile b f.c
+verdict "compiled in a second directory it is a hit ($hits, then $(stat_of direct_cache_hit) direct hits)" \
+	[ "$(stat_of direct_cache_hit)" = $((hits + 1)) ]
+echo other > "$BUILD/deps/cc/namespace"
+compile c f.c
+verdict "in another namespace it is not ($(stat_of direct_cache_hit) direct hits)" \
+	[ "$(stat_of direct_cache_hit)" = $((hits + 1)) ]
+for f in x.S y.c; do
+	compile a $f
+	compile b $f
+	verdict "$f's .incbin object of the second directory holds its own file, not the first's" \
+		grep -qF "content of b" "$tmp/b/${f%.*}.o"
+done
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
