@@ -43,7 +43,7 @@
 #        else the current setting only (the report says which); each run
 #        under perf stat (PERF_EVENTS) where that works here, else the
 #        report says why not; with POLICY=adaptive (a kernel with
-#        patch 15), the kernel's policy too, into build/bench-native-adaptive/
+#        patch 14), the kernel's policy too, into build/bench-native-adaptive/
 #   PRESSURE=1 runs the readers under memory pressure instead: hotcold
 #        (a hot set re-read, a cold stream that pushes it out, on ext4)
 #        and hotscan (the same reading one stream page in 4) in a cgroup
@@ -79,7 +79,7 @@
 #           expected shape (scripts/bench-shape.py)
 #   CAP=<order> with POLICY=adaptive: the policies run at that global
 #        order, their cap (9: uncapped with 4KiB pages), into
-#        build/bench-adaptive-cap<order>/
+#        build/bench-adaptive-cap<order>/ (build/bench-<guest>-adaptive-cap<order>/)
 #   POLICY=adaptive adds the kernel's adaptive policy
 #        (vm.fault_around_adaptive, capped by the default order) as a
 #        column (each repetition's shuffled orders get one adaptive run),
@@ -205,12 +205,12 @@ elif [ "${POSTED:-0}" = 1 ]; then
 	out=$BUILD/bench-posted
 elif [ "$POLICY" = adaptive ]; then
 	out=$BUILD/bench-adaptive
-	# CAP=<order>: the policies' cap, the global order set for their runs.
-	[ -z "${CAP:-}" ] || out=$out-cap$CAP
 	# Every goal on every workload, public and held-out, in the same boots
 	# (the public programs are x86_64's guest's only).
 	public=$WORKLOADS_PUBLIC
 	[ "$GUEST" = x86_64 ] || out=$BUILD/bench-$GUEST-adaptive public=
+	# CAP=<order>: the policies' cap, the global order set for their runs.
+	[ -z "${CAP:-}" ] || out=$out-cap$CAP
 	WORKLOADS=${WORKLOADS:-$WORKLOADS_ALL mixed $WORKLOADS_HELDOUT $public}
 elif [ "$GUEST" = x86_64 ]; then
 	out=$BUILD/bench

@@ -621,7 +621,7 @@ static const struct event {
 	{ "slabs_scanned", VMSTAT, "slabs_scanned" },
 	{ "allocstall", VMSTAT, "allocstall_dma|allocstall_dma32|allocstall_normal|allocstall_movable|allocstall_device" },
 	{ "pgmajfault", VMSTAT, "pgmajfault" },
-	/* Patch 14's: file PTEs still old at unmap (-1 without it). */
+	/* Lab patch 0001's: file PTEs still old at unmap (-1 without it). */
 	{ "pgunmap_file_old", VMSTAT | AT_UNMAP, "pgunmap_file_old" },
 	{ "memcg_pgscan", MEMSTAT, "pgscan" },
 	{ "memcg_pgsteal", MEMSTAT, "pgsteal" },
