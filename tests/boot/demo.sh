@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # A worked example of mod_faultaround, run in the guest by init with
-# fa.mode=demo.  Documentation/module.rst shows its output.
+# fa.mode=demo.  Documentation/module.rst's worked example quotes part of its output.
 run() { echo "# $*"; sh -c "$*" 2>&1; }
 cd /sys/kernel/debug/faultaround || exit 1
 sleep 1000 & pid=$!

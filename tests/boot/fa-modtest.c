@@ -7,8 +7,8 @@
  *   fa-modtest [-m max_order] [-k module.ko] [test...]
  *
  * Tests: ab errors mapping three handed listing exit stress unload failed
- * dupfail threads stall adaptive (default: all) and lockdown (only when named:
- * it raises the guest's lockdown for good).  "stress" unloads the module
+ * dupfail threads stall adaptive baselines (default: all) and lockdown
+ * (only when named: it raises the guest's lockdown for good).  "stress" unloads the module
  * while faults are in flight, "unload" under slab fault injection,
  * "adaptive" switches the kernel's adaptive policy through the module
  * and the sysctl, with faults in flight; they load it again from -k.
