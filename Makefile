@@ -7,8 +7,8 @@
 export O BASE
 S := scripts
 
-# The checks that `make check` runs; `make test` adds the accelerator test,
-# KUnit and the boot lab.
+# The checks that `make check` runs; `make test` adds the lab's own tests,
+# KUnit, upstream, the boot lab, the backport's checks and bench-quick.
 CHECKS := checkpatch sparse coccicheck bisect cross fastpath module-check
 BOOT := boot-normal boot-debug boot-arm64-64k boot-arm
 # The 6.12 LTS backport: it applies (its tree), every patch builds, KUnit

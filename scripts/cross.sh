@@ -6,8 +6,8 @@
 require_tree
 
 # and compile mod_faultaround's objects (its KUnit suite too) where the
-# last column says so: 32-bit and arm64, which no boot lab kernel builds
-# modules for.
+# last column says so: 32-bit and arm64 with the distributions' defconfigs,
+# beside the boot lab's small ones.
 # name       ARCH     CROSS_COMPILE           defconfig             page size option  expected  module
 configs="
 x86_64       x86      -                       x86_64_defconfig      -                 4         -

@@ -5,9 +5,9 @@
 # Kconfig.snippets fragments; print the path of its image.  The named
 # variants are x86_64 (bzImage and modules); a <guest> of lib.sh's
 # GUESTS (arm64-64k, arm64-4k, ppc64le-64k, ppc64le-4k, arm) is the normal
-# config for that guest, without modules: arm64-64k is make test's
-# 64KiB-page guest (the kselftest and the built-in KUnit suite), and all
-# of them run make bench ARCH=arm64|powerpc|arm.
+# config for that guest: arm64-64k and arm are make test's (the kselftest,
+# the built-in KUnit suite and the module's), and all of them run make
+# bench ARCH=arm64|powerpc|arm.
 # "release" is the normal config without KUnit, "base" the same on the
 # unpatched base: the pair that make bench AB=1 compares.  The -kunit-m
 # pair has CONFIG_KUNIT=m (make bench AB=1 KUNIT=m): the fault path must
