@@ -17,9 +17,10 @@
 #          naming one puts fio in the guest (x86_64); nor are build and
 #          rebuild, which put scripts/toolchain.sh's image there (x86_64
 #          guests only); see sweep.sh
-#   THREADS=1 (thread workloads), TASKS="1 2" (mmap-pread-*, fio-*), MIB=60 (by
-#          default sweep.sh picks TASKS and MIB: 1 and the guest's CPUs,
-#          1/16 of its memory; the report says which)
+#   THREADS=1 (thread workloads), TASKS="1 2" (mmap-pread-*, fio-*), MIB=<MiB>
+#          (by default sweep.sh picks TASKS and MIB: 1 and the guest's
+#          CPUs, 1/16 of its memory on x86_64, 60 on the others; the
+#          report says which)
 #   CLOCK=icount (the figure counts guest instructions) or CLOCK=wall
 #   MODCOST=1 also measures mod_faultaround (not loaded, idle, 256
 #          overrides)
@@ -91,7 +92,7 @@
 #   ARCH=arm64|powerpc|arm runs the sweep on that architecture's guests
 #        (lib.sh's GUESTS: 4KiB and 64KiB pages; arm: 4KiB only), one
 #        after the other, each into build/bench-<guest>/, with a 60 MiB
-#        file as x86_64's;
+#        file;
 #        GUEST=<guest> picks one (make bench GUEST=arm64-64k)
 . "$(dirname "$0")/lib.sh"
 
