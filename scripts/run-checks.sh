@@ -5,8 +5,8 @@
 # under build/logs/, and end with a summary: each check's verdict, then
 # from the logs, each line naming its target: the fault_around KUnit
 # suite's and kselftest's PASS/FAIL lines, the sysctl's (in the main
-# boot, at boot with sysctl.vm.fault_around_bytes=, with debugfs closed)
-# and the module load boots' verdicts; then "N passed, N failed".
+# boot, at boot with sysctl.vm.fault_around_bytes=, with debugfs closed),
+# the module load and sysctl boots' verdicts; then "N passed, N failed".
 # With --beside, the two lists run at the same time, each in its order
 # (make test: the kernel builds and boots in one, the checks that mostly
 # keep one core busy in the other, so that the second core is not idle).
@@ -95,7 +95,7 @@ sysctl_summary() {
 }
 for t in "${all[@]}"; do
 	{
-		grep -hE '^(PASS|FAIL) (kunit|kselftest) fault_around|^boot-[^ ]*-modload-[^ ]*: (PASS|FAIL)|^(PASS|FAIL) sysctl\.vm\.fault_around_bytes=[^ ]*:|^(PASS|FAIL) vm\.fault_around_bytes with debugfs closed' "$logs/$t.log" || true
+		grep -hE '^(PASS|FAIL) (kunit|kselftest) fault_around|^boot-[^ ]*-(modload|sysctl)-[^ ]*: (PASS|FAIL)|^(PASS|FAIL) sysctl\.vm\.fault_around_bytes=[^ ]*:|^(PASS|FAIL) vm\.fault_around_bytes with debugfs closed' "$logs/$t.log" || true
 		sysctl_summary "$logs/$t.log"
 	} | sed "s/^/$t: /"
 done
