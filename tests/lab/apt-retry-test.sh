@@ -18,7 +18,7 @@ export O=$tmp/build
 unset BASE BASE_VERSION LINUX LINUX_BASE PATCHES APT_TRIES APT_SLEEPS APT_LOG FORCE
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/scripts/lib.sh"
-set +e
+. "$TOP/tests/lab/verdict.sh"
 
 # The fake archive: $FAKE/served has "<package> <version>" a line.
 # $FAKE/update-fails: how many apt-get updates fail (a number, or always),
@@ -117,14 +117,6 @@ EOF
 printf 'VERSION_CODENAME=bookworm\n' > "$tmp/os-release"
 export APT_ETC=$tmp/etc OS_RELEASE=$tmp/os-release
 
-passed=0 failed=0
-verdict() {	# verdict <0: ok> <what> [<output to show on failure>]
-	if [ "$1" = 0 ]; then
-		echo "PASS $2"; passed=$((passed + 1))
-	else
-		echo "FAIL $2"; [ -z "${3:-}" ] || sed 's/^/    /' <<< "$3"; failed=$((failed + 1))
-	fi
-}
 # A fresh fake archive: fake <served "pkg ver" lines> [<file>=<content>...]
 fake() {
 	FAKE=$tmp/fake.$((++nfake))
@@ -270,5 +262,4 @@ tree_run "LINUX= of Linux 6.12 for the 7.3 series: refused" \
 tree_run "LINUX= of Linux 6.12 with BASE=6.12: taken" \
 "==> base: LINUX=$tmp/linux612 (Linux 6.12.9)|error: $p1612 does not apply to LINUX=$tmp/linux612 (Linux 6.12.9; the series is pinned to linux-source-6.12 $pin612): rejected hunks:" LINUX="$tmp/linux612" BASE=6.12
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+verdict_end

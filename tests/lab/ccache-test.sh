@@ -17,21 +17,14 @@ for v in $(env | sed -n 's/^\(CCACHE_[A-Z_]*\)=.*/\1/p'); do unset "$v"; done
 . "$(dirname "$0")/../../scripts/lib.sh"
 export CCACHE_DIR=$tmp/ccache CCACHE_BASEDIR=$tmp CCACHE_CONFIGPATH=/dev/null
 "$TOP/scripts/deps.sh" > /dev/null || die "deps.sh failed"
+. "$TOP/tests/lab/verdict.sh"
 
-passed=0 failed=0
-# verdict <what> <command...>
-verdict() {
-	local what=$1
-	shift
-	if "$@"; then echo "PASS $what"; passed=$((passed + 1))
-	else echo "FAIL $what"; failed=$((failed + 1)); fi
-}
 stat_of() { ccache --print-stats | awk -v k="$1" '$1 == k { print $2 }'; }
 # compile <dir> <file>: as kbuild does, -MMD through -Wp, relative paths.
 compile() { (cd "$tmp/$1" && gcc -Wp,-MMD,"$2.d" -c -o "${2%.*}.o" "$2") || die "compiling $1/$2 failed"; }
 
-verdict "gcc is the masquerade's: $(command -v gcc)" \
-	[ "$(command -v gcc)" = "$BUILD/deps/cc/gcc" ]
+[ "$(command -v gcc)" = "$BUILD/deps/cc/gcc" ]
+verdict $? "gcc is the masquerade's: $(command -v gcc)"
 for d in a b c; do
 	mkdir "$tmp/$d"
 	echo 'int f(void) { return 42; }' > "$tmp/$d/f.c"
@@ -40,22 +33,21 @@ for d in a b c; do
 	echo "content of $d" > "$tmp/$d/blob"
 done
 compile a f.c
-verdict "the C file is not preprocessed: depend mode ($(stat_of preprocessed_cache_miss) preprocessed misses)" \
-	[ "$(stat_of preprocessed_cache_miss)" = 0 ]
+[ "$(stat_of preprocessed_cache_miss)" = 0 ]
+verdict $? "the C file is not preprocessed: depend mode ($(stat_of preprocessed_cache_miss) preprocessed misses)"
 hits=$(stat_of direct_cache_hit)
 compile b f.c
-verdict "compiled in a second directory it is a hit ($hits, then $(stat_of direct_cache_hit) direct hits)" \
-	[ "$(stat_of direct_cache_hit)" = $((hits + 1)) ]
+[ "$(stat_of direct_cache_hit)" = $((hits + 1)) ]
+verdict $? "compiled in a second directory it is a hit ($hits, then $(stat_of direct_cache_hit) direct hits)"
 echo other > "$BUILD/deps/cc/namespace"
 compile c f.c
-verdict "in another namespace it is not ($(stat_of direct_cache_hit) direct hits)" \
-	[ "$(stat_of direct_cache_hit)" = $((hits + 1)) ]
+[ "$(stat_of direct_cache_hit)" = $((hits + 1)) ]
+verdict $? "in another namespace it is not ($(stat_of direct_cache_hit) direct hits)"
 for f in x.S y.c; do
 	compile a $f
 	compile b $f
-	verdict "$f's .incbin object of the second directory holds its own file, not the first's" \
-		grep -qF "content of b" "$tmp/b/${f%.*}.o"
+	grep -qF "content of b" "$tmp/b/${f%.*}.o"
+	verdict $? "$f's .incbin object of the second directory holds its own file, not the first's"
 done
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+verdict_end
