@@ -67,7 +67,10 @@
 #        order, into build/bench-folios/ (bench-folios-<guest>/): each
 #        table's "per fault" row is what one fault maps, the header
 #        gives the folio sizes of each workload's file; with
-#        WORKLOADS=heldout, large-folios.rst's held-out workloads
+#        WORKLOADS=heldout, large-folios.rst's held-out workloads;
+#        with BOUND=1, each order also with vm.fault_around_bound=1 in
+#        the same boots (sweep.sh -c), into build/bench-folios-bound/,
+#        and scripts/bound-report.py's comparison in bound.txt
 #   POSTED=1 sweeps the upstream patches alone, as make send posts them:
 #        no lab patch and no KUnit (kernel.sh release-p<N>, N the last
 #        upstream patch), into build/bench-posted/ (x86_64 only); the
@@ -121,6 +124,12 @@ adaptive) [ "${AB:-0}${AA:-0}" = 00 ] || die "POLICY=adaptive: not with AB=1 or 
 *) die "POLICY must be off or adaptive, not '$POLICY'" ;;
 esac
 case ${FOLIOS:-0} in 0|1) ;; *) die "FOLIOS must be 0 or 1, not '$FOLIOS'" ;; esac
+case ${BOUND:-0} in
+0) ;;
+1) [ "${FOLIOS:-0}" = 1 ] && [ "$POLICY" = off ] && [ "${NATIVE:-0}" = 0 ] ||
+	die "BOUND=1: with FOLIOS=1 only (not POLICY=adaptive or NATIVE=1)" ;;
+*) die "BOUND must be 0 or 1, not '$BOUND'" ;;
+esac
 [ "${FOLIOS:-0}" = 0 ] ||
 	[ "${QUICK:-0}${AB:-0}${AA:-0}${POSTED:-0}${PRESSURE:-0}" = 00000 ] ||
 	die "FOLIOS=1: not with QUICK=1, AB=1, AA=1, POSTED=1 or PRESSURE=1"
@@ -197,6 +206,7 @@ elif [ "${PRESSURE:-0}" = 1 ]; then
 elif [ "${FOLIOS:-0}" = 1 ]; then
 	out=$BUILD/bench-folios
 	[ "$GUEST" = x86_64 ] || out=$out-$GUEST
+	[ "${BOUND:-0}" = 0 ] || out=$out-bound
 	[ "$POLICY" = off ] || out=$out-adaptive
 elif [ "${POSTED:-0}" = 1 ]; then
 	[ "${AB:-0}${AA:-0}${NATIVE:-0}${PRESSURE:-0}$POLICY" = 0000off ] ||
@@ -326,7 +336,7 @@ sweep() {
 		fa.reps="$REPS" fa.threads="$(csv_list $THREADS)" fa.tasks="$(csv_list $TASKS)" \
 		fa.workloads="$(csv_list $WORKLOADS)" fa.mib="$MIB" \
 		fa.modcost="$modcost" fa.policy="$POLICY" fa.baselines="$baselines" \
-		${limit:+fa.limit=$limit} ${CAP:+fa.cap=$CAP} >&2 &
+		${limit:+fa.limit=$limit} ${CAP:+fa.cap=$CAP} fa.bound="${BOUND:-0}" >&2 &
 	qemu=$!
 	# The guest's progress lines are on its console: follow them live.
 	tail -n +1 -F --pid=$qemu "$console" 2>/dev/null |
@@ -472,5 +482,12 @@ python3 "$TOP/scripts/$report" --out "$out" \
 	--meta "sweep=$sizes" ${knob:+--meta "knob=$knob"} \
 	${perf_meta:+--meta "perf=$perf_meta"} "${folios[@]}" "${aa[@]}" "${sets[@]}" |
 	tee "$out/report.txt"
+# BOUND=1: the same runs, bound against whole.
+[ "${BOUND:-0}" = 0 ] ||
+	python3 "$TOP/scripts/bound-report.py" --out "$out" \
+		--meta "kernel=$kernel" --meta "qemu=$accel ${QEMU_OPTS:-}" \
+		--meta "clock=$CLOCK" --meta "default_order=$default_order" \
+		--meta "commit=$commit" ${runs_commit:+--meta "runs=the boots ran at $runs_commit"} \
+		"${sets[0]#*=}" | tee "$out/bound.txt"
 echo "raw runs and plots: $out/results.csv $out/results.json $out/*.png" >&2
 [ "${QUICK:-0}" != 1 ] || python3 "$TOP/scripts/bench-shape.py" "$out/results.csv"

@@ -6,7 +6,8 @@
 # simulation of coverage and false positives under nested noise, which
 # the old run-level method must fail), each part of bench-report.py
 # (scripts/benchreport/) and the report end to end on synthetic runs, and
-# pressure-report.py's adaptive-policy goal.  No QEMU, no kernel tree;
+# pressure-report.py's adaptive-policy goal, and bound-report.py's goals
+# (FOLIOS=1 BOUND=1).  No QEMU, no kernel tree;
 # build/ untouched.
 tmp=$(mktemp -d) || exit
 trap 'rm -rf "$tmp"' EXIT
@@ -14,4 +15,4 @@ export O=$tmp/build	# lib.sh makes $BUILD: a throwaway one
 . "$(dirname "$0")/../../scripts/lib.sh"	# Debian's python3 first
 
 cd "$TOP/tests/bench" || exit
-python3 -m unittest -v test_benchstats test_benchreport test_bench_report test_pressure_report
+python3 -m unittest -v test_benchstats test_benchreport test_bench_report test_pressure_report test_bound_report

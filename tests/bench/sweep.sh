@@ -60,6 +60,9 @@
 # not loaded (setup mod-off), loaded with no override (mod-idle), and
 # loaded with 256 overrides on another process's mappings (mod-256),
 # interleaved the same way.
+# -c adds each order again with vm.fault_around_bound=1 (setup bound) to
+# each repetition's shuffled orders: the window as the most a read fault
+# maps, against 0 (setup sweep, the whole large folio), in the same boot.
 # The order runs have setup "sweep".
 #
 # hotcold (fa-bench -w hotcold) reads a stream, the file, in order in 16
@@ -112,8 +115,8 @@
 orders=all reps=3 threads=1 tasks=auto ptes=
 workloads="seq rand sparse mmap-pread-seq mmap-pread-rand anon exec dynexec"
 mib=auto bench=fa-bench dyn= image= dir=/tmp ko= adaptive= perf= limit= fio= tc_img=
-bko= cap=
-while getopts o:r:t:T:w:m:b:x:e:d:k:ap:M:F:B:y:u: opt; do
+bko= cap= bound=
+while getopts o:r:t:T:w:m:b:x:e:d:k:ap:M:F:B:y:u:c opt; do
 	case $opt in
 	o) orders=$OPTARG ;; r) reps=$OPTARG ;; t) threads=$OPTARG ;;
 	T) tasks=$OPTARG ;;
@@ -121,7 +124,7 @@ while getopts o:r:t:T:w:m:b:x:e:d:k:ap:M:F:B:y:u: opt; do
 	x) dyn=$OPTARG ;; e) image=$OPTARG ;; d) dir=$OPTARG ;;
 	k) ko=$OPTARG ;; a) adaptive=1 ;; p) perf=$OPTARG ;;
 	M) limit=$OPTARG ;; F) fio=$OPTARG ;; B) tc_img=$OPTARG ;;
-	y) bko=$OPTARG ;; u) cap=$OPTARG ;; *) exit 2 ;;
+	y) bko=$OPTARG ;; u) cap=$OPTARG ;; c) bound=1 ;; *) exit 2 ;;
 	esac
 done
 
@@ -164,6 +167,8 @@ elif saved=$(cat $dbg/fault_around_bytes 2>/dev/null); then
 fi
 [ -z "$adaptive" ] || [ -w /proc/sys/vm/fault_around_adaptive ] ||
 	die "-a needs the patched kernel's vm.fault_around_adaptive"
+[ -z "$bound" ] || [ -w /proc/sys/vm/fault_around_bound ] ||
+	die "-c needs the patched kernel's vm.fault_around_bound"
 [ -z "$bko" ] || { [ -n "$adaptive" ] && [ -r "$bko" ]; } ||
 	die "-y needs -a and a module to load, not '$bko'"
 for m in $ko $bko; do
@@ -218,6 +223,7 @@ restore() {
 	done
 	rmdir $mounts "$dir/fa-tc" 2>/dev/null || true
 	[ -z "$adaptive" ] || echo 0 > /proc/sys/vm/fault_around_adaptive
+	[ -z "$bound" ] || echo 0 > /proc/sys/vm/fault_around_bound
 	[ -z "$ko$bko" ] || ! grep -q '^mod_faultaround ' /proc/modules ||
 		rmmod mod_faultaround
 	case $knob in
@@ -481,6 +487,7 @@ n_orders=$(echo $orders | wc -w)
 tokens=$orders
 [ -z "$adaptive" ] || tokens="$orders adaptive"
 [ -z "$bko" ] || tokens="$tokens madvise ramp"
+[ -z "$bound" ] || tokens="$tokens $(for o in $orders; do printf 'bound:%s ' "$o"; done)"
 per_rep=$(echo $tokens | wc -w)
 mod_setups="mod-off mod-idle mod-256"
 [ -z "$ko" ] || per_rep=$((per_rep + $(echo $mod_setups | wc -w)))
@@ -619,6 +626,13 @@ for w in $workloads; do
 		while [ $rep -le "$reps" ]; do
 			for o in $(shuffle "$tokens"); do
 				case $o in
+				bound:*)
+					echo 1 > /proc/sys/vm/fault_around_bound ||
+						die "cannot set vm.fault_around_bound"
+					run1 bound "$w" "$t" "${o#bound:}" $rep
+					echo 0 > /proc/sys/vm/fault_around_bound ||
+						die "cannot clear vm.fault_around_bound"
+					continue ;;
 				adaptive|madvise|ramp) ;;
 				*)	run1 sweep "$w" "$t" "$o" $rep
 					continue ;;
