@@ -167,8 +167,14 @@ elif saved=$(cat $dbg/fault_around_bytes 2>/dev/null); then
 fi
 [ -z "$adaptive" ] || [ -w /proc/sys/vm/fault_around_adaptive ] ||
 	die "-a needs the patched kernel's vm.fault_around_adaptive"
-[ -z "$bound" ] || [ -w /proc/sys/vm/fault_around_bound ] ||
-	die "-c needs the patched kernel's vm.fault_around_bound"
+# -c: the order runs with the bound at 0 whatever the kernel's default,
+# set back on exit.
+saved_bound=
+if [ -n "$bound" ]; then
+	saved_bound=$(cat /proc/sys/vm/fault_around_bound 2>/dev/null) &&
+		echo 0 > /proc/sys/vm/fault_around_bound ||
+		die "-c needs the patched kernel's vm.fault_around_bound, writable"
+fi
 [ -z "$bko" ] || { [ -n "$adaptive" ] && [ -r "$bko" ]; } ||
 	die "-y needs -a and a module to load, not '$bko'"
 for m in $ko $bko; do
@@ -223,7 +229,7 @@ restore() {
 	done
 	rmdir $mounts "$dir/fa-tc" 2>/dev/null || true
 	[ -z "$adaptive" ] || echo 0 > /proc/sys/vm/fault_around_adaptive
-	[ -z "$bound" ] || echo 0 > /proc/sys/vm/fault_around_bound
+	[ -z "$saved_bound" ] || echo "$saved_bound" > /proc/sys/vm/fault_around_bound
 	[ -z "$ko$bko" ] || ! grep -q '^mod_faultaround ' /proc/modules ||
 		rmmod mod_faultaround
 	case $knob in
@@ -503,7 +509,7 @@ huge=$(awk -v d="$dir/" '{ p = $2 == "/" ? "/" : $2 "/" }
 	index(d, p) == 1 && length(p) > n { n = length(p); o = $3 "," $4 }
 	END { print o }' /proc/mounts | tr , '\n' | sed -n 's/^huge=//p')
 # make bench puts this line in its report.
-echo "sweep: file $mib MiB${sparse_mib:+ (sparse's $sparse_mib MiB, one page table)}${limit:+, hotcold's hot file $((mib / 4)) MiB and memory.max $limit MiB$young} (memory $mem MiB, page $page bytes${ra:+, ext4 readahead $ra KiB}, $dir huge=${huge:-never}), default order $current, orders $orders, threads $threads, tasks $tasks, $reps repetitions, $total runs" >&2
+echo "sweep: file $mib MiB${sparse_mib:+ (sparse's $sparse_mib MiB, one page table)}${limit:+, hotcold's hot file $((mib / 4)) MiB and memory.max $limit MiB$young} (memory $mem MiB, page $page bytes${ra:+, ext4 readahead $ra KiB}, $dir huge=${huge:-never}), default order $current, orders $orders${bound:+ (each also with vm.fault_around_bound=1)}, threads $threads, tasks $tasks, $reps repetitions, $total runs" >&2
 run=0
 # -p: perf stat around each run, in the C locale (its decimal point).
 wrap=
