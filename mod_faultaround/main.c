@@ -31,7 +31,7 @@ static int __init mfa_init(void)
 	 * why, rather than load and do nothing.
 	 */
 	if (!debugfs_initialized()) {
-		pr_err("debugfs is off (debugfs=off or no-mount, or not built): not loading\n");
+		pr_err("debugfs is off (its debugfs= parameter, or not built): not loading\n");
 		return -ENODEV;
 	}
 	/* Locked down, debugfs opens no file that can be written. */

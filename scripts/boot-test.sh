@@ -36,6 +36,8 @@ initrd=$("$TOP/scripts/initramfs.sh" "$variant" | tail -n1)
 # The sanitizer kernels: the debug one (KASAN, lockdep) runs the suite in
 # under 2 min under TCG here, kcsan's too; the limit leaves room for a
 # slower or busier host, and their sysctl boots are one.
+# The module load and sysctl boots: 300 s unless QEMU_TIMEOUT says.
+short_timeout=${QEMU_TIMEOUT:-300}
 slow=0
 case $variant in debug|kcsan) slow=1 ;; esac
 [ $slow = 0 ] || export QEMU_TIMEOUT=${QEMU_TIMEOUT:-1500}
@@ -55,7 +57,7 @@ if [ $module = 1 ]; then
 		off) param=debugfs=off ;;
 		lockdown) param=lockdown=integrity ;;
 		esac
-		QEMU_TIMEOUT=300 "$TOP/scripts/qemu-run.sh" "$kernel" "$initrd" \
+		QEMU_TIMEOUT=$short_timeout "$TOP/scripts/qemu-run.sh" "$kernel" "$initrd" \
 			"boot-$variant-modload-$want" kunit.enable=0 \
 			fa.mode=modload fa.want=$want fa.page_size="$page_size" \
 			"$param" || fail=1
@@ -72,7 +74,7 @@ $((2 * ptes * page_size))	$default_order	invalid
 0				0		set"
 [ $slow = 0 ] || sysctls=$(head -n1 <<< "$sysctls")
 while read -r value want msg; do
-	QEMU_TIMEOUT=300 "$TOP/scripts/qemu-run.sh" "$kernel" "$initrd" \
+	QEMU_TIMEOUT=$short_timeout "$TOP/scripts/qemu-run.sh" "$kernel" "$initrd" \
 		"boot-$variant-sysctl-$value" kunit.enable=0 fa.mode=sysctl \
 		sysctl.vm.fault_around_bytes="$value" fa.want="$want" \
 		fa.msg="$msg" || fail=1
