@@ -111,8 +111,9 @@ if [ -z "${FASTPATH_REV:-}" ]; then
 	control "fault_around() out of line" \
 		"s/^${inline%(}(/static noinline vm_fault_t fault_around(/" fault_around
 	# The key stays, guarding something else; the policy's call does not.
+	# The order is a pointer on 7.3 (patch 16) and a value on 6.12.
 	control "adaptive policy outside its key" \
-		's/^\tif (order \&\& static_branch_unlikely(\&fault_around_adaptive_key))$/&\n\t\torder++;\n\tif (order)/' \
+		's/^\tif (\(\*\?\)order \&\& static_branch_unlikely(\&fault_around_adaptive_key))$/&\n\t\t(\1order)++;\n\tif (\1order)/' \
 		fault_around_adaptive
 fi
 line=$(printf '%s, ' "${summary[@]}")
