@@ -488,6 +488,6 @@ python3 "$TOP/scripts/$report" --out "$out" \
 		--meta "kernel=$kernel" --meta "qemu=$accel ${QEMU_OPTS:-}" \
 		--meta "clock=$CLOCK" --meta "default_order=$default_order" \
 		--meta "commit=$commit" ${runs_commit:+--meta "runs=the boots ran at $runs_commit"} \
-		"${sets[0]#*=}" | tee "$out/bound.txt"
+		--meta "sweep=$sizes" "${folios[@]}" "${sets[0]#*=}" | tee "$out/bound.txt"
 echo "raw runs and plots: $out/results.csv $out/results.json $out/*.png" >&2
 [ "${QUICK:-0}" != 1 ] || python3 "$TOP/scripts/bench-shape.py" "$out/results.csv"
