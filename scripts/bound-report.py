@@ -42,7 +42,8 @@ import statistics
 import sys
 
 import benchstats
-from benchreport.data import load, units
+from benchreport.data import load, per_fault, units
+from benchreport.fmt import fmt_int
 
 SETUPS = ("sweep", "bound")
 GOAL1 = ("sparse@ext4-ra", "stride64k@ext4-ra")
@@ -54,11 +55,6 @@ EPS = 1e-9
 
 def faults(r):
     return r["minflt"] + r["majflt"]
-
-
-def per_fault(r):
-    """Rss / faults of one run; None without either."""
-    return r["mapped"] / faults(r) if faults(r) > 0 and r["mapped"] > 0 else None
 
 
 def fa_per_fault(r):
@@ -95,9 +91,7 @@ def compare(whole, bound):
     c = {"boots": len(boots), "figure": fig,
          "faults": benchstats.paired_ratio(med(bound, faults),
                                            med(whole, faults)),
-         "tost": benchstats.tost(fig), "runs": {
-             s: sum(len(v) for v in side.values())
-             for s, side in (("whole", whole), ("bound", bound))},
+         "tost": benchstats.tost(fig),
          "per_fault": {"whole": pf(whole), "bound": pf(bound)},
          "fa_per_fault_max": max(
              (x if x is not None else math.inf for b in bound
@@ -125,11 +119,6 @@ def pf_text(p):
     return "-" if not p else f"{p[0]:.2f} ({p[1]:.2f})"
 
 
-def unread_text(c, side):
-    u = c.get("unread")
-    return "-" if not u else f"{u[side]:,.0f}"
-
-
 def unread_chg(c):
     m = (c.get("unread") or {}).get("change")
     if not m or m.est != m.est:
@@ -152,7 +141,8 @@ def table(key, cells):
         out.append(
             f"{o:>5}  {pf_text(c['per_fault']['whole']):>16}  "
             f"{pf_text(c['per_fault']['bound']):>16}  "
-            f"{unread_text(c, 'whole'):>12}  {unread_text(c, 'bound'):>12}  "
+            f"{fmt_int((c.get('unread') or {}).get('whole')):>12}  "
+            f"{fmt_int((c.get('unread') or {}).get('bound')):>12}  "
             f"{unread_chg(c):>22}  {chg(c['faults']).split(' ')[0]:>11}  "
             f"{chg(c['figure']):>28}  {pct(tt.lo, tt.hi):>18}  "
             f"{tt.side or ''}")

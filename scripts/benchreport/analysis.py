@@ -13,7 +13,7 @@ from .data import (CONF, ALPHA, MIN_EFFECT, DEFAULT_ORDER, AB_CONF, AB_MARGIN,
                    CONTROL, EXECS, BUILDS, POLICIES, MOD_SETUPS, ADAPT_BEST,
                    ADAPT_MARGIN, CHANGING, SPARSE_GOAL, FLAG, PERF, PERF_CLOCKS,
                    FIO, is_cold,
-                   cross_title, base_name, no_order, checked, per_page,
+                   cross_title, base_name, no_order, checked, per_page, per_fault,
                    perf_status, crosscheck)
 from .compare import Cmp, Family, Stats, varies, verdict
 from .costmodel import cost_model
@@ -106,9 +106,7 @@ class Report:
                                           + r["fa_mapped"] for r in st.runs(k))
             # What one fault maps (large folios: more than the window):
             # each run's Rss / faults, their median and the most.
-            per = [r["mapped"] / (r["minflt"] + r["majflt"])
-                   for r in st.runs(k)
-                   if r["mapped"] > 0 and r["minflt"] + r["majflt"] > 0]
+            per = [x for x in map(per_fault, st.runs(k)) if x is not None]
             c["per_fault"] = (statistics.median(per), max(per)) if per else None
             c["major"] = any(r["majflt"] > 0 for r in st.runs(k))
             c["shape"] = st.shape(k)

@@ -323,6 +323,13 @@ def fio_agrees(r):
     return windows <= own <= top
 
 
+def per_fault(r):
+    """What one fault of run r mapped: its Rss / its faults (large folios:
+    more than the window); None without either."""
+    f = r["minflt"] + r["majflt"]
+    return r["mapped"] / f if f > 0 and r["mapped"] > 0 else None
+
+
 def per_page(a, c):
     """Pages mapped per page read into a: Rss where the runs have it,
     else each fault's page and those mapped around it (faults +
