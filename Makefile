@@ -25,7 +25,7 @@ TESTS_BESIDE := apt-test accel-test ccache-test bench-stats checkpatch sparse \
 	coccicheck bisect cross fastpath upstream $(BACKPORT)
 
 .PHONY: help deps tree series send upstream kunit check test test-setup kernel \
-	module boot-test boot-kcsan bench bench-quick apt-test accel-test ccache-test \
+	module boot-test boot-kcsan bench bench-report bench-quick apt-test accel-test ccache-test \
 	bench-stats clean \
 	$(CHECKS) $(BOOT) $(BACKPORT)
 .NOTPARALLEL:
@@ -116,6 +116,14 @@ boot-kcsan: tree
 # Documentation/benchmarking.rst).
 bench: tree
 	@$(S)/bench.sh
+
+# A committed results directory's runs rendered again with today's
+# statistics: no tree, no QEMU (FROM=<dir>; AA=1 for an A/A's).
+bench-report: deps
+	@[ -n "$(FROM)" ] || { echo "make bench-report: give FROM=<results directory>" >&2; exit 2; }
+	@O="$(O)" bash -c '. $(S)/lib.sh && exec python3 $(S)/bench-report.py \
+		--from "$(FROM)" --out "$$BUILD/bench-report/$(notdir $(FROM:/=))" \
+		$(if $(filter 1,$(AA)),--aa)'
 
 # make bench QUICK=1: the smoke sweep that make test runs.
 bench-quick: tree

@@ -3,6 +3,13 @@
 """Turn fault-around sweep runs into the report of make bench (bench v3).
 
 usage: bench-report.py --out DIR [--meta KEY=VALUE]... [--aa] LABEL=RUNS.csv[,RUNS.csv]...
+       bench-report.py --out DIR --from RESULTS_DIR [--meta KEY=VALUE]... [--aa]
+
+--from: the runs and header of a results directory's results.json (a
+committed run), rendered again with today's statistics (make
+bench-report FROM=): the header's commit becomes the code's that rendered
+it, its "runs" line still names the commit the boots ran at; --meta
+overrides.
 
 The first LABEL is the kernel under test ("patched"); a second one
 ("base") adds the A/B table.  Several CSVs for one label are its boots,
@@ -51,7 +58,8 @@ fault (+-1% of the figure over the minor faults, beside the fitted cost
 of a fault), a best and recommended order per workload (best = the
 smallest boot-level geometric mean; recommended = the smallest order
 whose ratio to the best has its 95% interval's top below 1.01), each
-marked stable or unstable by leave-one-boot-out, the anon control (every
+marked unstable when more than benchstats.FLIP_MAX of simulated reruns
+would pick another order, the anon control (every
 order against order 0: it moves on a Holm-adjusted rejection or a ratio
 outside +-1%, and then every verdict of the report is flagged '!'), the
 cross-check of the counters (against Rss; for exec, dynexec and mixed,
@@ -87,13 +95,27 @@ program starts, fio, the builds, mixed, vmas), with getrusage's faults.
 """
 import argparse
 import os
+import subprocess
 import sys
 
 from benchreport.analysis import Report
-from benchreport.data import load, units
+from benchreport.data import load, load_results, units
 from benchreport.plots import Plots
 from benchreport.results import write_results
 from benchreport.text import Text
+
+
+def this_commit():
+    """The commit of this code (-dirty with changes), as bench.sh names it."""
+    top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    git = ["git", "-C", top]
+    try:
+        c = subprocess.run(git + ["rev-parse", "--short=12", "HEAD"], check=True,
+                           capture_output=True, text=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    dirty = subprocess.run(git + ["diff", "--quiet", "HEAD"]).returncode
+    return c + ("-dirty" if dirty else "")
 
 
 def main():
@@ -102,10 +124,17 @@ def main():
     ap.add_argument("--meta", action="append", default=[])
     ap.add_argument("--aa", action="store_true",
                     help="the two labels are one kernel (make bench AA=1)")
-    ap.add_argument("runs", nargs="+")
+    ap.add_argument("--from", dest="src",
+                    help="a results directory: its results.json's runs")
+    ap.add_argument("runs", nargs="*")
     args = ap.parse_args()
 
-    sets = []
+    sets, meta = [], {}
+    if bool(args.src) == bool(args.runs):
+        sys.exit("bench-report: give LABEL=RUNS.csv... or --from DIR, one of them")
+    if args.src:
+        sets, meta = load_results(os.path.join(args.src, "results.json"))
+        meta["commit"] = this_commit()
     for spec in args.runs:
         label, _, path = spec.partition("=")
         if not path:
@@ -114,7 +143,7 @@ def main():
         sets.append((label, rows, timed))
     if any("=" not in m for m in args.meta):
         sys.exit("bench-report: --meta takes KEY=VALUE")
-    meta = dict(m.split("=", 1) for m in args.meta)
+    meta.update(m.split("=", 1) for m in args.meta)
     if args.aa and len(sets) != 2:
         sys.exit("bench-report: --aa takes two labels, A=... B=...")
     u = units(meta.get("clock", "native"), meta.get("qemu"))

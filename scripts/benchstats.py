@@ -36,10 +36,10 @@ The API (all ratios new / ref, on per-boot values > 0):
   tost_boots(sd, margin, alpha, power)  the fewest boots (a side) for
         tost() to show equivalence with that power when nothing changed:
         the sample size fixed before the run, from an A/A's variance.
-  leave_one_out(n, fn)  fn(kept indices) once per boot left out.
   pick_orders(per_order, margin, conf)  the best and recommended order.
-  stable_pick(per_order, margin, conf)  the same, with leave-one-boot-out
-        stability.
+  stable_pick(per_order, margin, conf)  the same, with the share of
+        simulated reruns that would pick another order (stable: at most
+        FLIP_MAX).
 
 Zero spread (exact counts, or a deterministic clock): when the d_b, or
 both kernels' logs, do not vary at all, there is no t.  As exact_p did
@@ -298,11 +298,24 @@ def tost_boots(sd, margin=0.01, alpha=0.05, power=0.8, two_sample=True,
     return None
 
 
-def leave_one_out(n, fn):
-    """[fn(kept) for each boot left out]: kept is an index array of the
-    other n - 1 boots, in order."""
-    idx = np.arange(n)
-    return [fn(idx[idx != i]) for i in range(n)]
+def _picks(L, margin, conf):
+    """pick_orders()'s rule on logs L (..., boots, orders), nan where an
+    order cannot be picked: (best, recommended) column indices, arrays
+    over the leading axes (stable_pick() runs it on simulated reruns)."""
+    L = np.asarray(L, float)
+    n = L.shape[-2]
+    ok = np.isfinite(L).all(-2)
+    best = np.where(ok, L.mean(-2), np.inf).argmin(-1)
+    d = L - np.take_along_axis(L, np.repeat(best[..., None, None], n, -2), -1)
+    near = np.zeros(ok.shape, bool)
+    if n >= 2:
+        with np.errstate(invalid="ignore"):
+            flat = np.ptp(d, -2) < TINY		# exact: the interval is a point
+            se = np.where(flat, 0.0, d.std(-2, ddof=1) / math.sqrt(n))
+            hi = d.mean(-2) + float(stats.t.ppf(1 - (1 - conf) / 2, n - 1)) * se
+            near = ok & (hi < math.log1p(margin))
+    np.put_along_axis(near, best[..., None], True, -1)
+    return best, near.argmax(-1)
 
 
 def pick_orders(per_order, margin=0.01, conf=0.95):
@@ -312,40 +325,72 @@ def pick_orders(per_order, margin=0.01, conf=0.95):
     whose ratio to the best has its conf interval's top below 1 + margin:
     shown to be at most margin worse (the best itself is, [1, 1]).  With
     no interval (too few boots) no other order qualifies: the best.
-    Returns {"best", "recommended", "to_best": {order: Ratio}}."""
+    Returns {"best", "recommended", "to_best": {order: Ratio},
+    "near_best"}."""
     orders = sorted(per_order)
-    means = {}
-    for o in orders:
-        lv = _logs(per_order[o])
-        means[o] = float(lv.mean()) if lv is not None else math.inf
-    best = min(orders, key=lambda o: (means[o], o))
+    L = _columns(per_order, orders)
+    b, r = _picks(L, margin, conf)
+    best = orders[int(b)]
     to_best = {o: paired_ratio(per_order[o], per_order[best], conf)
                for o in orders}
     near = [o for o in orders if o == best or to_best[o].hi < 1 + margin]
-    return {"best": best, "recommended": near[0], "to_best": to_best,
+    return {"best": best, "recommended": orders[int(r)], "to_best": to_best,
             "near_best": near}
 
 
-def stable_pick(per_order, margin=0.01, conf=0.95):
-    """pick_orders() and its leave-one-boot-out stability: the pick is
-    recomputed without each boot in turn; a verdict is stable when every
-    recomputation gives the same order.  Adds "best_stable" and
-    "rec_stable" (None below 3 boots: with one boot left there is no
-    interval, so no test of stability) and "best_moves", "rec_moves": the
-    other orders the recomputations gave."""
-    res = pick_orders(per_order, margin, conf)
+def _columns(per_order, orders):
+    """The boots x orders matrix of logs (nan: an order with a value not
+    > 0, which is never picked)."""
     n = min(len(np.asarray(v)) for v in per_order.values())
+    cols = []
+    for o in orders:
+        lv = _logs(np.asarray(per_order[o], float)[:n])
+        cols.append(lv if lv is not None else np.full(n, NAN))
+    return np.column_stack(cols)
+
+
+FLIP_MAX = 0.2	# a rerun gives another order more often than this: UNSTABLE
+DRAWS = 4000
+
+
+def stable_pick(per_order, margin=0.01, conf=0.95, draws=DRAWS, seed=0):
+    """pick_orders() and how often a rerun of the same design (as many
+    boots) would pick another order: each order's boot-paired log
+    difference to the best is taken as normal with its observed mean and
+    sd, draws reruns are simulated from that (the mean's own uncertainty,
+    sd / sqrt(B), included) and picked by the same rule.  Adds
+    "best_flip" and "rec_flip" (the share of reruns that pick another
+    order), "best_stable" and "rec_stable" (that share at most FLIP_MAX;
+    None below 3 boots, whose one degree of freedom says nothing of the
+    sd) and "best_moves", "rec_moves": the other orders that at least 2%
+    of the reruns pick.  Why not leaving a boot out: the subsets' t
+    quantile (12.7 with 2 boots against 4.3 with 3) moves an interval's
+    top by itself, so that rule cried wolf on ratios that every subset
+    agreed on; this one is checked against reruns in
+    tests/bench/test_benchstats.py and against the A/A's halves."""
+    res = pick_orders(per_order, margin, conf)
+    orders = sorted(per_order)
+    L = _columns(per_order, orders)
+    n = L.shape[0]
     res["boots"] = n
+    none_ = dict(best_stable=None, rec_stable=None, best_moves=[],
+                 rec_moves=[], best_flip=NAN, rec_flip=NAN)
     if n < 3:
-        res.update(best_stable=None, rec_stable=None, best_moves=[],
-                   rec_moves=[], loo=[])
+        res.update(none_)
         return res
-    loo = leave_one_out(n, lambda kept: pick_orders(
-        {o: np.asarray(v, float)[kept] for o, v in per_order.items()},
-        margin, conf))
-    res["loo"] = [(x["best"], x["recommended"]) for x in loo]
-    for what, k in (("best", "best"), ("rec", "recommended")):
-        moves = sorted({x[k] for x in loo} - {res[k]})
-        res[f"{what}_moves"] = moves
-        res[f"{what}_stable"] = not moves
+    d = L - L[:, [orders.index(res["best"])]]
+    mu = d.mean(0)
+    with np.errstate(invalid="ignore"):
+        sd = np.where(np.ptp(d, 0) < TINY, 0.0, d.std(0, ddof=1))
+    rng = np.random.default_rng(seed)
+    m = mu + rng.standard_normal((draws, len(orders))) * sd / math.sqrt(n)
+    reruns = m[:, None, :] + rng.standard_normal((draws, n, len(orders))) * sd
+    b, r = _picks(reruns, margin, conf)
+    for what, got, k in (("best", b, "best"), ("rec", r, "recommended")):
+        share = np.bincount(got, minlength=len(orders)) / draws
+        flip = 1.0 - float(share[orders.index(res[k])])
+        res[f"{what}_flip"] = flip
+        res[f"{what}_stable"] = flip <= FLIP_MAX
+        res[f"{what}_moves"] = [o for i, o in enumerate(orders)
+                                if o != res[k] and share[i] >= 0.02]
     return res

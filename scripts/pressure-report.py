@@ -383,7 +383,8 @@ def main():
         pick = bs.stable_pick({o: fig[(b, o)] for o in orders if (b, o) in fig},
                               DELTA, CONF)
         stab = {True: "stable", False: "UNSTABLE", None: "stability not assessed"}
-        moves = (f": leaving a boot out gives {', '.join(map(str, pick['best_moves']))}"
+        moves = (f": {pick['best_flip']:.0%} of simulated reruns pick "
+                 f"{', '.join(map(str, pick['best_moves']))}"
                  if pick["best_moves"] else "")
         near = [o for o in pick["near_best"] if o != pick["best"]]
         p(f"  under the limit the smallest figure is at order {pick['best']} "

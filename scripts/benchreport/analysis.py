@@ -167,8 +167,8 @@ class Report:
         1 + MIN_EFFECT, shown to be at most 1% worse.  Not the point
         estimate's 1%: that flips between identical runs wherever an order
         sits near it; an order must be shown near, and the best itself
-        is.  Each is marked stable when every leave-one-boot-out
-        recomputation gives the same order.  The comparisons of the
+        is.  Each is marked stable when at most benchstats.FLIP_MAX of
+        reruns simulated from the boots pick another order.  The comparisons of the
         tables' kernel join the Holm family; another label's (the A/A's
         B) do not."""
         st, ts = self.st, self.threads[w]
@@ -191,7 +191,8 @@ class Report:
                "to_best": Cmp(pick["to_best"][rec]), "near_best": pick["near_best"],
                "boots": pick["boots"], "unit": st.unit[label],
                "best_stable": pick["best_stable"], "rec_stable": pick["rec_stable"],
-               "best_moves": pick["best_moves"], "rec_moves": pick["rec_moves"]}
+               "best_moves": pick["best_moves"], "rec_moves": pick["rec_moves"],
+               "best_flip": pick["best_flip"], "rec_flip": pick["rec_flip"]}
         if rec != cols[0]:
             res["to_base"] = vs(rec, cols[0])
         res["base"] = cols[0]
@@ -445,8 +446,10 @@ class Report:
                 continue
             for what, st_key in (("best", "best_stable"),
                                  ("recommended", "rec_stable")):
+                fk = "best_flip" if what == "best" else "rec_flip"
                 split[what].append({"workload": w, "A": ra[what], "B": rb[what],
-                                    "stable": (ra[st_key], rb[st_key])})
+                                    "stable": (ra[st_key], rb[st_key]),
+                                    "flip": (ra[fk], rb[fk])})
         res["split"] = split
         return res
 

@@ -4,6 +4,7 @@ figure's units per clock, the CSV loader, the workload classes, the
 cross-check of the fault-around counters and the runs as results.csv
 has them."""
 import csv
+import json
 import sys
 
 from .fmt import who
@@ -365,6 +366,29 @@ def perf_status(rows):
         else:
             res["partly"][e] = (n, len(vals))
     return res
+
+
+def load_results(path):
+    """A results.json's runs and header, as load() and --meta give them:
+    a committed run rendered again with today's statistics.  Returns
+    ([(label, rows, timed)], meta)."""
+    with open(path) as f:
+        doc = json.load(f)
+    meta = {k: str(v) for k, v in doc["environment"].items()}
+    fields = units(meta.get("clock", "native"), meta.get("qemu"))["fields"]
+    back = {v: k for k, v in fields.items()}
+    sets = {}
+    for run in doc["runs"]:
+        r = {back.get(k, k): v for k, v in run.items()}
+        sets.setdefault(r["label"], []).append(r)
+    out = []
+    for label, rows in sets.items():
+        timed = all(r.get("fixed_ns") is not None for r in rows)
+        for r in rows:
+            for k in ("fixed_ns", "teardown_ns"):
+                r[k] = r.get(k) or 0
+        out.append((label, rows, timed))
+    return out, meta
 
 
 def out_row(r, u, timed):

@@ -4,6 +4,8 @@ the cost model, the recommendations, the control, the module cost, the
 A/B, the calibration, the adaptive policy and the summary."""
 from collections import defaultdict
 
+import benchstats as bs
+
 from .data import (CONF, ALPHA, MIN_EFFECT, COST_B, AB_CONF, AB_MARGIN,
                    CONTROL, ADAPTIVE, POLICIES, MOD_SETUPS, ADAPT_BEST,
                    ADAPT_MARGIN, CHANGING,
@@ -387,11 +389,13 @@ class Text:
                     f"ratio to the best lies below {1 + MIN_EFFECT:g} (at most "
                     f"the {MIN_EFFECT:.0%} minimum effect worse; the best "
                     f"itself is, so with intervals too wide for any other it "
-                    f"is the best).  Each is 'stable' when recomputing it "
-                    f"with each boot left out in turn gives the same order, "
-                    f"'UNSTABLE' with the orders it moves to otherwise: then "
-                    f"a rerun may well give another (not assessed below 3 "
-                    f"boots).  Then the pages that the recommended order maps "
+                    f"is the best).  Each is 'stable' when at most "
+                    f"{bs.FLIP_MAX:.0%} of reruns simulated from this run's "
+                    f"means and boot-to-boot spread pick another order, "
+                    f"'UNSTABLE' otherwise, with that share and the orders "
+                    f"they pick (not assessed below 3 boots; the rule's "
+                    f"calibration: tests/bench/test_benchstats.py and the "
+                    f"A/A's halves).  Then the pages that the recommended order maps "
                     "against the best and the default order (Rss, or "
                     "fa-mapped where there is no Rss), the memory that a "
                     "larger order costs.")
@@ -410,8 +414,8 @@ class Text:
             return "" if short else "stable"
         moves = ",".join(map(str, rec[f"{what}_moves"]))
         return (f"?{moves}" if short else
-                f"UNSTABLE: leaving one {rec.get('unit', 'boot')} out gives "
-                f"{'order' if len(rec[f'{what}_moves']) == 1 else 'orders'} {moves}")
+                f"UNSTABLE: {rec[f'{what}_flip']:.0%} of simulated reruns "
+                f"pick another order ({moves})")
 
     def rec_line(self, rec):
         """The recommendations section's line for a workload."""
@@ -677,10 +681,17 @@ class Text:
                                   " (marked unstable)" if False in x["stable"]
                                   else " (not assessed)")
                                for x in rows if x["A"] != x["B"])
+            flips = [(a + b) / 2 for a, b in (x["flip"] for x in rows)
+                     if a == a and b == b]
+            lo, hi = bs.clopper_pearson(len(rows) - same, len(rows))
             out += para(f"Split halves, {what} order ({self.r.label}'s own "
                         f"against {other}'s): the same for {same} of "
                         f"{len(rows)} workloads"
                         + (f" (differ: {differ})" if differ else "")
+                        + (f"; the stability rule expected "
+                           f"{sum(flips):.1f} to differ, "
+                           f"{len(rows) - same} did (95% [{lo * len(rows):.1f}, "
+                           f"{hi * len(rows):.1f}])" if flips else "")
                         + f"; of the {len(both)} marked stable in both, "
                         f"{len(bad)} differ"
                         + (": the stability mark FAILED there" if bad else ""),
@@ -803,8 +814,9 @@ class Text:
                         f"geometric mean over the thread counts); rec = the "
                         f"smallest order whose ratio to the best has its "
                         f"{CONF:.0%} interval below {1 + MIN_EFFECT:g}; "
-                        "'N?': UNSTABLE (the orders leaving one boot out "
-                        "gives are listed below); pages mapped at "
+                        "'N?': UNSTABLE (more than "
+                        f"{bs.FLIP_MAX:.0%} of simulated reruns pick another "
+                        "order; which, below); pages mapped at "
                         "rec/best/default.  No memory limit here: what a "
                         "window costs under reclaim is make bench "
                         "PRESSURE=1's.")
@@ -834,13 +846,15 @@ class Text:
                            f"{cell(rec, 'to_default'):{cw}}"
                            f"{cell(rec, 'to_base')}")
             moved = [f"{rec['workload']} {what} {rec[key]} -> "
-                     f"{self.stab(rec, what, short=True)[1:]}"
+                     f"{self.stab(rec, what, short=True)[1:]} "
+                     f"({rec[f'{what}_flip']:.0%})"
                      for rec in recs if "note" not in rec
                      for what, key in (("best", "best"),
                                        ("rec", "recommended"))
                      if self.stab(rec, what, short=True)[1:]]
             if moved:
-                out += para("Unstable, leaving one boot out: "
+                out += para("Unstable (the orders simulated reruns pick "
+                            "instead, and how often): "
                             + "; ".join(moved), "  ")
             if any(self.stab(rec, "best", short=True) == "?"
                    for rec in recs if "note" not in rec):
@@ -973,8 +987,8 @@ class Text:
         baseline order at every other order (per boot, its median there
         over its median at the baseline; the geometric mean over the
         boots, as every ratio of the report), with its mark, and the best
-        and recommended order over the thread counts ('?' where leaving a
-        boot out moves it)."""
+        and recommended order over the thread counts ('?' where a rerun
+        is likely to pick another: benchstats.stable_pick())."""
         r, base = self.r, self.r.orders[0]
         if len(r.orders) < 2:
             return []
@@ -993,7 +1007,8 @@ class Text:
                     "as in the tables below, which give the intervals.  "
                     "best = the smallest figure over the thread counts, "
                     "rec = the smallest order near it, '?' = unstable "
-                    f"(leaving one {unit} out moves it); - where no order "
+                    f"(more than {bs.FLIP_MAX:.0%} of simulated reruns pick "
+                    "another); - where no order "
                     "applies (the controls) or none was picked.")
         ww = max([len(w) + 1 for w in r.workloads] + [26])
         out.append(f"  {'workload':{ww}}{'best':>5}{'rec':>5} "

@@ -220,8 +220,8 @@ class Report(unittest.TestCase):
         self.assertFalse(doc["summary"]["control_moved"])
 
     def test_unstable_recommendation(self):
-        # order 5 is 0.5% above the best (6) in two boots, 2.5% in one:
-        # the recommendation hangs on that boot
+        # order 5 is 0.66% to 0.85% above the best (6): its interval's
+        # top sits on 1.01, so a rerun may well pick another order
         p = make_sweep(self.dir, "p", inter=0.0, run=0.0002)
         for i, path in enumerate(p):
             with open(path) as f:
@@ -229,10 +229,9 @@ class Report(unittest.TestCase):
             for r in rows[1:]:
                 if r[0] == "seq":
                     o, ns = int(r[2]), int(r[7])
-                    # make 6 the best, 5 just above it, boot 3 the odd one
-                    # (the cost model has order 5 1.0104 times order 6)
+                    # make 6 the best, 5 just above it (the cost model has order 5 1.0104 times order 6)
                     f6 = {6: 0.95,
-                          5: 0.95 / 1.0104 * (1.005 if i < 2 else 1.025)}
+                          5: 0.95 / 1.0104 * (1.0066, 1.0077, 1.0085)[i]}
                     r[7] = str(int(ns * f6.get(o, 1.0)))
             with open(path, "w", newline="") as f:
                 csv.writer(f).writerows(rows)
@@ -240,11 +239,12 @@ class Report(unittest.TestCase):
         rec = doc["summary"]["recommendation"]["seq"]
         self.assertEqual(rec["best"], 6)
         self.assertEqual(rec["recommended"], 6)
-        self.assertFalse(rec["rec_stable"])
-        self.assertEqual(rec["rec_moves"], [5])
+        self.assertFalse(rec["rec_stable"], rec)
+        self.assertIn(5, [rec["recommended"]] + rec["rec_moves"])
         self.assertIn("UNSTABLE", text)
         self.assertRegex(text, r"\n  seq +6 +6\? ")
-        self.assertIn("Unstable, leaving one boot out: seq rec 6 -> 5", text)
+        self.assertRegex(text, r"Unstable \(the orders simulated reruns pick "
+                         r"instead, and how often\): seq rec 6 -> 5 \(\d+%\)")
 
     def test_aa_calibration(self):
         a = make_sweep(self.dir, "A", seed=1)
@@ -254,6 +254,9 @@ class Report(unittest.TestCase):
         self.assertIn("A/A calibration", head)
         self.assertIn("Clopper-Pearson", head)
         self.assertIn("Split halves, best order", head)
+        self.assertRegex(head, r"the stability rule expected \d+\.\d to differ")
+        for row in doc["summary"]["aa_calibration"]["split"]["recommended"]:
+            self.assertTrue(all(0 <= f <= 1 for f in row["flip"]), row)
         cal = doc["summary"]["aa_calibration"]
         self.assertEqual(cal["ab_rows"], len(WORKLOADS) * 7)
         self.assertLessEqual(cal["ab_unadjusted"]["k"], cal["ab_unadjusted"]["n"])

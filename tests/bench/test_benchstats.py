@@ -192,9 +192,19 @@ class Power(unittest.TestCase):
 
 
 class Stability(unittest.TestCase):
-    def test_leave_one_out(self):
-        got = bs.leave_one_out(3, lambda k: tuple(k))
-        self.assertEqual(got, [(1, 2), (0, 2), (0, 1)])
+    def test_rule_is_the_intervals(self):
+        # _picks() on the logs decides as the paired intervals do
+        rng = np.random.default_rng(5)
+        for _ in range(200):
+            n = int(rng.integers(2, 6))
+            base = rng.normal(4.6, 0.05, n)
+            per = {o: np.exp(base + rng.normal(0.01 * abs(o - 4) ** 0.5 * rng.random(),
+                                               rng.choice([0.0, 0.002, 0.01]), n))
+                   for o in range(7)}
+            res = bs.pick_orders(per)
+            self.assertEqual(res["recommended"], res["near_best"][0])
+            means = {o: np.log(v).mean() for o, v in per.items()}
+            self.assertEqual(res["best"], min(means, key=lambda o: (means[o], o)))
 
     def test_clear_case_is_stable(self):
         # order 2 is 0.5% above the best (3) in every boot, order 1 5% above
@@ -206,13 +216,14 @@ class Stability(unittest.TestCase):
         self.assertEqual((res["best"], res["recommended"]), (3, 2))
         self.assertTrue(res["best_stable"])
         self.assertTrue(res["rec_stable"])
+        self.assertLess(res["rec_flip"], 0.01)
 
     def test_borderline_is_unstable(self):
-        # order 2 is 0.9% above the best in three boots and 1.6% in one:
-        # leaving that boot out shows it within 1%, keeping it does not
+        # order 2 is 0.78% to 0.97% above the best: its interval's top
+        # sits on 1.01, so whether a rerun shows it within 1% is a coin toss
         base = np.array([100.0, 103.0, 98.0, 101.0])
         per = {1: base * 1.05,
-               2: base * np.array([1.009, 1.0092, 1.0088, 1.016]),
+               2: base * np.array([1.0078, 1.0086, 1.0091, 1.0097]),
                3: base}
         res = bs.stable_pick(per)
         self.assertEqual((res["best"], res["recommended"]), (3, 3))
@@ -224,11 +235,73 @@ class Stability(unittest.TestCase):
                1: base * np.array([1.001, 1.0, 1.002, 0.999])}
         res = bs.stable_pick(tie)
         self.assertFalse(res["best_stable"])
+        self.assertGreater(res["best_flip"], 0.3)
 
     def test_too_few_boots(self):
         res = bs.stable_pick({0: [1.0, 1.1], 1: [1.2, 1.3]})
         self.assertIsNone(res["best_stable"])
         self.assertEqual(res["best"], 0)
+
+
+def rerun(rng, mu, sd, n):
+    """One run of n boots of four orders: 0 at +5%, 1 at mu (log), 2
+    halfway plus 0.4%, 3 the best; a boot offset of 5%, sd per order."""
+    base = rng.normal(0, 0.05, n)
+    return {o: np.exp(base + m + rng.normal(0, sd, n))
+            for o, m in enumerate((0.05, mu, mu / 2 + 0.004, 0.0))}
+
+
+def old_loo_stable(per):
+    """bench v3's rule, the planted bug: stable when every leave-one-
+    boot-out pick (at the subset's own t quantile) gives the same order."""
+    n = len(per[0])
+    rec = bs.pick_orders(per)["recommended"]
+    return all(bs.pick_orders({o: np.asarray(v)[np.arange(n) != i]
+                               for o, v in per.items()})["recommended"] == rec
+               for i in range(n))
+
+
+class StabilityCalibration(unittest.TestCase):
+    """The stability mark against reruns: simulated runs of 3 boots, each
+    judged and then run again from the same truth."""
+    N = 300
+
+    def test_clear_ratio_is_not_flagged(self):
+        # posted-35838cf's seq: order 6 at 1.0062 of the best in every
+        # boot, sd 0.04%: a rerun always agrees, so every flag is false
+        rng = np.random.default_rng(11)
+        flags = old = 0
+        for _ in range(self.N):
+            per = rerun(rng, math.log(1.0062), 0.0004, 3)
+            flags += not bs.stable_pick(per, seed=int(rng.integers(1 << 30)))["rec_stable"]
+            old += not old_loo_stable(per)
+        self.assertLessEqual(flags / self.N, 0.05)
+        # the old rule fails here, from the quantile alone
+        self.assertGreater(old / self.N, 0.3)
+
+    def test_flip_share_is_calibrated(self):
+        # over clear, borderline and noisy truths: the predicted share of
+        # reruns that pick another order against the share that did
+        rng = np.random.default_rng(12)
+        pred, seen, flagged, missed = [], [], 0, 0
+        for mu, sd in ((math.log(1.0062), 0.0004), (math.log(1.008), 0.001),
+                       (math.log(1.0095), 0.0005), (math.log(1.011), 0.001),
+                       (0.0, 0.002), (math.log(1.02), 0.01)):
+            for _ in range(self.N // 3):
+                res = bs.stable_pick(rerun(rng, mu, sd, 3),
+                                     seed=int(rng.integers(1 << 30)))
+                other = bs.pick_orders(rerun(rng, mu, sd, 3))["recommended"]
+                pred.append(res["rec_flip"])
+                seen.append(other != res["recommended"])
+                flagged += not res["rec_stable"]
+                missed += res["rec_stable"] and seen[-1]
+        # (seeded, so not flaky: 0.214 predicted, 0.257 seen; the rule
+        # runs a little low where the truth sits on the margin.  Without
+        # the mean's own uncertainty in the reruns it gives 0.186.)
+        p, s = float(np.mean(pred)), float(np.mean(seen))
+        self.assertLess(abs(p - s), 0.06, (p, s))
+        # a verdict marked stable changes in a rerun seldom
+        self.assertLess(missed / (len(seen) - flagged), 0.15)
 
 
 # --- the simulation -------------------------------------------------------
