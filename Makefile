@@ -121,9 +121,9 @@ bench: tree
 # statistics: no tree, no QEMU (FROM=<dir>; AA=1 for an A/A's).
 bench-report: deps
 	@[ -n "$(FROM)" ] || { echo "make bench-report: give FROM=<results directory>" >&2; exit 2; }
-	@O="$(O)" bash -c '. $(S)/lib.sh && exec python3 $(S)/bench-report.py \
-		--from "$(FROM)" --out "$$BUILD/bench-report/$(notdir $(FROM:/=))" \
-		$(if $(filter 1,$(AA)),--aa)'
+	@O="$(O)" bash -c '. $(S)/lib.sh && out=$$BUILD/bench-report/$(notdir $(FROM:/=)) && \
+		mkdir -p "$$out" && python3 $(S)/bench-report.py --from "$(FROM)" \
+		--out "$$out" $(if $(filter 1,$(AA)),--aa) | tee "$$out/report.txt"'
 
 # make bench QUICK=1: the smoke sweep that make test runs.
 bench-quick: tree

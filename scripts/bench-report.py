@@ -134,6 +134,7 @@ def main():
         sys.exit("bench-report: give LABEL=RUNS.csv... or --from DIR, one of them")
     if args.src:
         sets, meta = load_results(os.path.join(args.src, "results.json"))
+        meta.setdefault("runs", f"the boots ran at {meta.get('commit', 'unknown')}")
         meta["commit"] = this_commit()
     for spec in args.runs:
         label, _, path = spec.partition("=")

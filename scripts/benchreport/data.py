@@ -372,8 +372,11 @@ def load_results(path):
     """A results.json's runs and header, as load() and --meta give them:
     a committed run rendered again with today's statistics.  Returns
     ([(label, rows, timed)], meta)."""
-    with open(path) as f:
-        doc = json.load(f)
+    try:
+        with open(path) as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        sys.exit(f"bench-report: cannot read {path}: {e}")
     meta = {k: str(v) for k, v in doc["environment"].items()}
     fields = units(meta.get("clock", "native"), meta.get("qemu"))["fields"]
     back = {v: k for k, v in fields.items()}
