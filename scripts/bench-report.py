@@ -52,8 +52,9 @@ interval inside [0.99, 1.01], benchstats.tost).
 
 The report has a table per workload and thread count (with major faults
 where there are any), a least-squares cost model (figure = a + b *
-minflt + c * fa_mapped, + d * majflt where that varies; its intervals
-from its own case bootstrap, not a verdict), the equivalence margin per
+minflt + c * fa_mapped, + d * majflt where that varies, fitted in each
+boot on its cells' medians; the boots' mean and t interval, not a
+verdict), the equivalence margin per
 fault (+-1% of the figure over the minor faults, beside the fitted cost
 of a fault), a best and recommended order per workload (best = the
 smallest boot-level geometric mean; recommended = the smallest order

@@ -1,24 +1,44 @@
 # SPDX-License-Identifier: GPL-2.0
 """The cost model: figure = a + b * minflt + c * fa_mapped (+ d *
-majflt where that varies), least squares within each workload, its
-intervals from a case bootstrap; and its text."""
+majflt where that varies), least squares in each boot on the medians of
+its cells, the boots' mean with its t interval; and its text."""
 import numpy as np
 
-from .data import COST_B
+import benchstats as bs
+
 from .compare import own, varies
+
+
+def cells(rows):
+    """The runs' boot-level summary: a row per (boot, workload, order),
+    each field the median of its runs.  A run that a guest event made
+    21% dearer (bench v3's runs 1 and 212 of every boot) moves a median
+    of 3 not at all, a least-squares fit over runs by as much as it
+    weighs."""
+    by = {}
+    for r in rows:
+        by.setdefault((r["boot"], r["workload"], r["order"]), []).append(r)
+    return [dict(boot=b, workload=w, order=o,
+                 **{k: float(np.median([r[k] for r in rs]))
+                    for k in ("ns", "minflt", "fa_mapped", "majflt")})
+            for (b, w, o), rs in by.items()]
 
 
 def cost_model(st, label, rows, what):
     """figure = a_w + b * minflt + c * fa_mapped (+ d * majflt where it
-    varies: a cold file's reads) by least squares over rows, with an
-    intercept per workload; 95% percentile intervals from a hierarchical
-    case bootstrap (boots, then runs within each boot, workload and
-    order).  When the data cannot separate b and c, fits what they can:
-    only c if minflt does not vary, only b if fa_mapped does not, their
+    varies: a cold file's reads), an intercept per workload, fitted by
+    least squares in each boot on its cells (cells(): the median of each
+    workload and order's runs); the estimate is the mean of the boots'
+    coefficients, its 95% interval the t interval over boots
+    (benchstats.mean_diff), boots as the replicate as everywhere else.
+    When the data cannot separate b and c, fits what they can: only c if
+    minflt does not vary, only b if fa_mapped does not, their
     combination if they move together; d only where majflt moves apart
     from them.  c_from: the workloads whose fa_mapped moves apart from
     their minflt (and majflt), which are what tell c from b."""
     res = {"what": what, "runs": len(rows)}
+    rows = cells(rows)
+    res["cells"] = len(rows)
     wls = sorted({r["workload"] for r in rows})
     y = np.array([r["ns"] for r in rows], float)
     m = np.array([r["minflt"] for r in rows], float)
@@ -81,53 +101,23 @@ def cost_model(st, label, rows, what):
     xs = np.abs(x).max(axis=0)
     xs[xs == 0] = 1
     ys = max(float(np.abs(y).max()), 1.0)
-    xn, yn = x / xs, y / ys
-    point = np.linalg.lstsq(xn, yn, rcond=None)[0] * ys / xs
-    # Each run's residual, as a share of its fitted figure, for the plot
-    # (not in results.json: a number per run).
-    fit = x @ point
+    bi = np.array([r["boot"] for r in rows])
+    coefs, fit = [], np.full(len(rows), np.nan)
+    for b in st.boots[label]:
+        on = bi == b
+        if not on.any():
+            continue
+        beta = np.linalg.lstsq(x[on] / xs, y[on] / ys, rcond=None)[0] * ys / xs
+        coefs.append(beta[len(wls):])
+        fit[on] = x[on] @ beta
+    # Each cell's residual, as a share of its boot's fitted figure, for
+    # the plot (not in results.json: a number per cell).
     res["_resid"] = [(r["workload"], r["order"], float((yv - fv) / fv))
                      for r, yv, fv in zip(rows, y, fit) if fv]
-
-    # The bootstrap: how often each resample draws each run.  The runs in
-    # blocks of one boot and stratum (workload, order), as medians() does.
-    boots = st.boots[label]
-    k, nrun = len(boots), len(rows)
-    strata = {s: i for i, s in enumerate(sorted({(r["workload"], r["order"])
-                                                 for r in rows}))}
-    cell = [(boots.index(r["boot"]), strata[(r["workload"], r["order"])])
-            for r in rows]
-    perm = np.array(sorted(range(nrun), key=cell.__getitem__), np.intp)
-    n = np.zeros((k, len(strata)), np.intp)
-    for b, s in cell:
-        n[b, s] += 1
-    first = (np.cumsum(n.ravel()) - n.ravel()).reshape(n.shape)
-    big = int(n.max())
-    rng = st.rng("cost", label, what)
-    bi = rng.integers(0, k, (COST_B, k))
-    nb = n[bi]	# (COST_B, k, strata)
-    u = rng.random(nb.shape + (big,), np.float32)
-    pos = (u * nb[..., None].astype(np.float32)).astype(np.intp)
-    np.minimum(pos, np.maximum(nb[..., None] - 1, 0), out=pos)
-    pos += first[bi][..., None]
-    run = perm[np.minimum(pos, nrun - 1)]
-    run += (np.arange(COST_B) * nrun)[:, None, None, None]
-    if not (n == big).all():
-        run = run[np.arange(big) < nb[..., None]]
-    w = np.bincount(run.ravel(), minlength=COST_B * nrun)
-    w = w.reshape(COST_B, nrun).astype(float)
-    p = xn.shape[1]
-    xtx = (w @ (xn[:, :, None] * xn[:, None, :]).reshape(nrun, p * p)).reshape(-1, p, p)
-    xty = w @ (xn * yn[:, None])
-    try:
-        beta_b = np.linalg.solve(xtx, xty[..., None])[..., 0]
-    except np.linalg.LinAlgError:	# a resample lost a workload's lever
-        beta_b = (np.linalg.pinv(xtx) @ xty[..., None])[..., 0]
-    beta_b = beta_b * ys / xs
-    nd = len(wls)
+    res["boots"] = len(coefs)
     for j, name in enumerate(names):
-        lo, hi = np.percentile(beta_b[:, nd + j], [2.5, 97.5])
-        res[name] = (float(point[nd + j]), float(lo), float(hi))
+        mean = bs.mean_diff([c[j] for c in coefs], 0.95)
+        res[name] = (mean.est, mean.lo, mean.hi)
     if any(res[n][2] < 0 for n in names):
         # A cost below zero: what drives the figure is not in the model
         # (I/O for a cold file; for exec, not its own faults).

@@ -14,7 +14,6 @@ SEED = 20140227		# the cost model's bootstrap: the same runs, the same report
 CONF = 0.95
 ALPHA = 0.05
 MIN_EFFECT = 0.01	# a change below 1% is never marked '*'
-COST_B = 2000		# the cost model's case bootstrap
 DEFAULT_ORDER = 4	# unless --meta default_order= says otherwise
 # The A/B and module cost: a 90% interval, so that "inside the margin" is
 # a TOST at 5% per side, and the margin the series must stay within.

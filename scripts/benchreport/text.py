@@ -6,7 +6,7 @@ from collections import defaultdict
 
 import benchstats as bs
 
-from .data import (CONF, ALPHA, MIN_EFFECT, COST_B, AB_CONF, AB_MARGIN,
+from .data import (CONF, ALPHA, MIN_EFFECT, AB_CONF, AB_MARGIN,
                    CONTROL, ADAPTIVE, POLICIES, MOD_SETUPS, ADAPT_BEST,
                    ADAPT_MARGIN, CHANGING,
                    SPARSE_GOAL, FLAG, PERF_COVERS, FIO, base_name, no_order)
@@ -333,13 +333,13 @@ class Text:
         u = self.r.u
         out += para(f"Cost model: figure = a + b * minflt + c * fa_mapped "
                     f"(+ d * majflt where the major faults vary apart from "
-                    f"them), least squares over all runs of all orders of a "
-                    f"workload and thread count (b: {u['raw']} per minor "
-                    f"fault, c: {u['raw']} per page mapped ahead, d: "
-                    f"{u['raw']} per major fault), 95% intervals from a "
-                    f"hierarchical case bootstrap ({COST_B:,} resamples: "
-                    "boots, then runs within each boot and order; not OLS "
-                    "standard errors).  Where the data cannot separate b and "
+                    f"them), least squares in each boot over the medians of "
+                    f"its runs of each order, of a workload and thread count"
+                    f" (b: {u['raw']} per minor fault, c: {u['raw']} per "
+                    f"page mapped ahead, d: {u['raw']} per major fault): "
+                    f"the boots' mean with its 95% t interval, boots as the "
+                    "replicate (a run that a guest event made dearer moves a"
+                    " median of its cell, not the fit).  Where the data cannot separate b and "
                     "c, the line says so and gives what they do show; the "
                     "pooled fits share b and c over the workloads, with an "
                     "intercept each; c comes from the workloads whose "
