@@ -46,7 +46,7 @@ when the Holm-adjusted p over all marked comparisons of the report is
 below 0.05 and the change is at least 1%, '~' otherwise; the printed 95%
 intervals are unadjusted, so a '*' always has an interval that excludes
 1, and a '~' may too (not shown after Holm).  Equivalence within +-1%
-(the A/B, the module cost, the anon control, the adaptive policy where
+(the A/B, the module cost, the placebo arm, the adaptive policy where
 no order applies): two one-sided tests from the same t (the 90%
 interval inside [0.99, 1.01], benchstats.tost).
 
@@ -60,9 +60,11 @@ of a fault), a best and recommended order per workload (best = the
 smallest boot-level geometric mean; recommended = the smallest order
 whose ratio to the best has its 95% interval's top below 1.01), each
 marked unstable when more than benchstats.FLIP_MAX of simulated reruns
-would pick another order, the anon control (every
-order against order 0: it moves on a Holm-adjusted rejection or a ratio
-outside +-1%, and then every verdict of the report is flagged '!'), the
+would pick another order, the placebo arm (setup "placebo": the default
+order run twice in every repetition, one paired test over all cells; it
+fails on p < 0.05 or a ratio shown outside +-1%, and then every verdict
+of the report is flagged '!'; runs without one fall back to bench v3's
+anon control, every order against order 0), the
 cross-check of the counters (against Rss; for exec, dynexec and mixed,
 which have no Rss, that every run at an order above 0 mapped pages
 ahead), the module cost and the A/B, and a one-screen summary, which

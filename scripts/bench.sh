@@ -164,7 +164,7 @@ seq-interleaved@ext4-ra"
 [ "${FOLIOS:-0}" = 0 ] || WORKLOADS=${WORKLOADS:-$WORKLOADS_FOLIOS}
 WORKLOADS_ALL="seq rand sparse mmap-pread-seq mmap-pread-rand mmap-pread-seq@ext4
 mmap-pread-rand@ext4 mmap-pread-seq@ext4-cold mmap-pread-rand@ext4-cold
-mmap-pread-seq@huge anon exec dynexec"
+mmap-pread-seq@huge exec dynexec"
 if [ "${QUICK:-0}" = 1 ]; then
 	# Consecutive orders: the shape check wants every step to halve.
 	ORDERS=${ORDERS:-0 1 2 3 4} REPS=${REPS:-3} MIB=${MIB:-16} BOOTS=${BOOTS:-1}

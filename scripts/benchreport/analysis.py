@@ -207,10 +207,42 @@ class Report:
         res["pages"] = pages
         return res
 
+    def placebo(self):
+        """The placebo arm (sweep.sh's setup placebo: the default order
+        run a second time in every repetition, interleaved): one test
+        over every workload and thread count, per boot the mean of the
+        cells' log(placebo / default), a paired t over boots, with its
+        TOST within +-AB_MARGIN; not in the Holm family (it is a family of
+        one).  The cells' own ratios are descriptive.  None without
+        placebo runs (bench v3's, which had the anon control)."""
+        st, o = self.st, self.default
+        pairs = [(w, t) for w in self.workloads for t in self.threads[w]
+                 if st.has(self.key(w, t, o, "placebo")) and st.has(self.key(w, t, o))]
+        if not pairs:
+            return None
+        c = Cmp(st.paired([self.key(w, t, o, "placebo") for w, t in pairs],
+                          [self.key(w, t, o) for w, t in pairs]))
+        cells = [(w, t, st.ratio(self.key(w, t, o, "placebo"), self.key(w, t, o)))
+                 for w, t in pairs]
+        e = c.tost()
+        said = ("moves" if (c.p == c.p and c.p < ALPHA) or e.side == "outside"
+                else "holds" if e.equivalent else "inconclusive")
+        worst = max(cells, key=lambda x: abs(math.log(x[2].est))
+                    if x[2].est == x[2].est else -1)
+        if said == "moves":
+            Cmp.flag = FLAG
+        return {"kind": "placebo", "order": o, "overall": (c, e), "cells": cells,
+                "cmps": cells, "worst": worst, "verdict": said,
+                "holds": said == "holds"}
+
     def control(self):
-        """anon: every order against the baseline, with the estimator of
-        the tables (in the Holm family); the verdict waits for Holm
-        (control_verdict())."""
+        """The placebo arm where the runs have one (placebo()), else
+        bench v3's anon control: every order against the baseline, with
+        the estimator of the tables (in the Holm family); its verdict
+        waits for Holm (control_verdict())."""
+        pl = self.placebo()
+        if pl is not None:
+            return pl
         w, st, base = CONTROL, self.st, self.orders[0]
         if w not in self.workloads:
             return None
@@ -235,7 +267,7 @@ class Report:
         usually is, and flagging it would flag nearly every run.  A moving control flags every verdict of
         the report (Cmp.flag): the report is kept, and said suspect,
         rather than lost with the run."""
-        if not ctl or not ctl["cmps"]:
+        if not ctl or not ctl["cmps"] or ctl.get("kind") == "placebo":
             return
         cmps = ctl["cmps"]
         rejected = [x for x in cmps if x[2].padj is not None and x[2].padj < ALPHA]

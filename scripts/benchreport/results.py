@@ -77,8 +77,16 @@ def machine_summary(rep, perf, recs, fits, pooled, ctl, done, bad, mods,
                                   for k, v in res.items()
                                   if k not in ("what", "_resid")}
                                  | {"unit": rep.u["raw"]})
-    if ctl is not None:
-        out["control"] = {"workload": CONTROL, "holds": ctl.get("holds"),
+    if ctl is not None and ctl.get("kind") == "placebo":
+        c, e = ctl["overall"]
+        out["control"] = {"kind": "placebo", "order": ctl["order"],
+                          "verdict": ctl["verdict"], "holds": ctl["holds"],
+                          "cells": len(ctl["cells"]), "margin": AB_MARGIN,
+                          "conf": AB_CONF, "overall": c.json() | {"tost": tost(e)},
+                          "per_cell": [{"workload": w, "threads": t} | x.json()
+                                       for w, t, x in ctl["cells"]]}
+    elif ctl is not None:
+        out["control"] = {"kind": "anon", "workload": CONTROL, "holds": ctl.get("holds"),
                           "verdict": ctl.get("verdict"),
                           "tested": len(ctl["cmps"]),
                           "equivalent": ctl.get("inside"),

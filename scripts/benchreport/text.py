@@ -507,7 +507,28 @@ class Text:
             return bits.popitem()[1]
         return ", ".join(f"{b} ({who(w, t)})" for t, b in bits.items())
 
+    def placebo_line(self, ctl):
+        """The placebo arm's verdict (analysis.placebo())."""
+        c, e = ctl["overall"]
+        w, t, cw = ctl["worst"]
+        m = f"+-{AB_MARGIN:.0%}"
+        what = (f"placebo / default order {ctl['order']}, one paired test "
+                f"over {len(ctl['cells'])} workload and thread count cells "
+                f"(per boot the geometric mean of their ratios): "
+                f"{c.ratio_text()} ({c.chg():+.2f}%, p {c.p:.2g}; "
+                f"{AB_CONF:.0%} [{fmt_ratio(e.lo)}, {fmt_ratio(e.hi)}]); its "
+                f"largest cell {w} ({who(w, t)}) {cw.ratio_text()}, descriptive")
+        said = {"holds": f"placebo holds: {what}, equivalent within {m}",
+                "moves": f"placebo FAILS: {what}, a change shown (p < "
+                         f"{ALPHA:g} or outside {m}); every verdict is "
+                         f"flagged '{FLAG}'",
+                "inconclusive": f"placebo inconclusive: {what}, neither a "
+                                f"change nor equivalence within {m} shown"}
+        return said[ctl["verdict"]]
+
     def control_line(self, ctl):
+        if ctl and ctl.get("kind") == "placebo":
+            return self.placebo_line(ctl)
         if ctl is None:
             return f"no {CONTROL} runs: no control"
         if ctl.get("verdict") is None:
@@ -533,6 +554,12 @@ class Text:
 
     def moved_line(self, ctl):
         """The header's line when the control moved."""
+        if ctl.get("kind") == "placebo":
+            return (f"PLACEBO FAILED: {self.placebo_line(ctl)}.  The two arms "
+                    "differ in nothing but when they ran, so something "
+                    "besides the order moves the figure (the boot, the "
+                    "host, the order of runs): every verdict below is "
+                    f"flagged '{FLAG}'; the run is kept for a reader to judge.")
         t, o, c, _ = ctl["worst"]
         return (f"CONTROL MOVED: {CONTROL}, which no order touches, moves by "
                 f"{c.chg():+.2f}% {c.ci()} at order {o} ({who(CONTROL, t)}) "

@@ -27,7 +27,7 @@
  *                   maps the whole file and reads all of it in order, or
  *                   (rand) words at random offsets, as usemem --random
  *                   does, 64 per page of the file: every page is read
- *   anon            the control: threads write one word per page of their
+ *   anon            no order applies: threads write one word per page of their
  *                   share of an anonymous mapping, which no order touches
  *   exec            the threads start a static no-op (this program) -n
  *                   (20) times in all, with posix_spawn (no copy-on-write)

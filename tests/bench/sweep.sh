@@ -63,7 +63,10 @@
 # -c adds each order again with vm.fault_around_bound=1 (setup bound) to
 # each repetition's shuffled orders: the window as the most a read fault
 # maps, against 0 (setup sweep, the whole large folio), in the same boot.
-# The order runs have setup "sweep".
+# The order runs have setup "sweep".  Each repetition runs the default
+# order a second time (setup placebo) among them, where it is one of -o's:
+# two arms that differ in nothing, whose difference the report tests
+# once, overall (the placebo arm; it replaced the anon control).
 #
 # hotcold (fa-bench -w hotcold) reads a stream, the file, in order in 16
 # chunks, and after each chunk as many random pages of a hot file, a
@@ -491,7 +494,8 @@ workloads=$kept
 sync	# the ext4 file clean on its device: a cold run drops and reads it
 n_orders=$(echo $orders | wc -w)
 tokens=$orders
-[ -z "$adaptive" ] || tokens="$orders adaptive"
+case " $orders " in *" $current "*) tokens="$tokens placebo" ;; esac
+[ -z "$adaptive" ] || tokens="$tokens adaptive"
 [ -z "$bko" ] || tokens="$tokens madvise ramp"
 [ -z "$bound" ] || tokens="$tokens $(for o in $orders; do printf 'bound:%s ' "$o"; done)"
 per_rep=$(echo $tokens | wc -w)
@@ -638,6 +642,9 @@ for w in $workloads; do
 					run1 bound "$w" "$t" "${o#bound:}" $rep
 					echo 0 > /proc/sys/vm/fault_around_bound ||
 						die "cannot clear vm.fault_around_bound"
+					continue ;;
+				placebo)
+					run1 placebo "$w" "$t" "$current" $rep
 					continue ;;
 				adaptive|madvise|ramp) ;;
 				*)	run1 sweep "$w" "$t" "$o" $rep

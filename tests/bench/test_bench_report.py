@@ -58,21 +58,32 @@ def counts(w, t, o):
 
 def make_sweep(out, name, boots=3, reps=3, orders=range(7), seed=1,
                inter=0.002, run=0.001, boot_sd=0.02, effect=None,
-               extra=False):
+               extra=False, placebo=1.0):
     """Write out/runs-<name>-b<N>.csv, one per boot; returns their paths.
     effect: {(workload, order): factor} on top of the cost model.  extra:
     also the adaptive policy's runs (as order 5's, at default order 4)
     and the module-cost runs of seq (at order 4, mod-256 1.5% dearer;
-    mod-adaptive at order 5's faults, its figure with them)."""
+    mod-adaptive at order 5's faults, its figure with them).  placebo:
+    the factor of the placebo arm's runs (order 4 again, sweep.sh's setup
+    placebo), None for none (bench v3's runs)."""
     rng = np.random.default_rng(seed)
     own = np.random.default_rng(seed + 1000)
+    prng = np.random.default_rng(seed + 2000)	# the other rows' draws stay
     paths = []
     for b in range(1, boots + 1):
         rows = []
         boff = rng.normal(0, boot_sd)
         for w, t in WORKLOADS:
             bo = {o: rng.normal(0, inter) for o in orders}
+            bo_p = prng.normal(0, inter)	# the placebo cell's own term
             for rep in range(1, reps + 1):
+                if placebo is not None and 4 in orders and w != "anon":
+                    m, pages, mapped, calls, fa, dist, unread = counts(w, t, 4)
+                    fig = 20e6 if w == "mmap-pread-seq@huge" else 5e6 + 1800 * m + 550 * fa
+                    fig *= placebo * math.exp(boff + bo_p + prng.normal(0, run))
+                    rows.append([w, t, 4, "placebo", rep, m, 0, int(fig), pages,
+                                 mapped, calls, fa, 70000, int(fig * 0.07),
+                                 dist, unread])
                 for o in rng.permutation(list(orders)):
                     o = int(o)
                     m, pages, mapped, calls, fa, dist, unread = counts(w, t, o)
@@ -159,9 +170,7 @@ class Report(unittest.TestCase):
         self.assertIn("Statistics (scripts/benchstats.py)", text)
         self.assertIn("all ", text.split("Cross-check")[1].split("\n")[0])
         self.assertNotIn("CONTROL MOVED", text)
-        # 3 boots of a 0.2% boot x order term: it holds, or is too wide
-        self.assertIn(doc["summary"]["control"]["verdict"],
-                      ("holds", "inconclusive"))
+        self.assertNotIn("PLACEBO FAILED", text)
         # seq: -1800 insn per fault saved dwarfs the noise: marked
         self.assertRegex(text, r"seq +\d+ +\d+ .*\*")
         for c in cmps(doc):
@@ -198,8 +207,33 @@ class Report(unittest.TestCase):
         b, _ = report(self.dir, [("patched", p)])
         self.assertEqual(a, b)
 
+    def test_placebo_fails_flags_every_verdict(self):
+        # the default order's second arm 3% dearer in every cell
+        p = make_sweep(self.dir, "p", placebo=1.03)
+        text, doc = report(self.dir, [("patched", p)])
+        self.assertIn("PLACEBO FAILED", text.split("Statistics")[0])
+        self.assertEqual(doc["summary"]["control"]["kind"], "placebo")
+        self.assertEqual(doc["summary"]["control"]["verdict"], "moves")
+        self.assertTrue(all(c["mark"].endswith("!") for c in cmps(doc)))
+
+    def test_placebo_holds(self):
+        # no difference, a 0.2% boot x cell term: shown within +-1%
+        text, doc = report(self.dir, [("patched", make_sweep(self.dir, "p"))])
+        ctl = doc["summary"]["control"]
+        self.assertEqual((ctl["kind"], ctl["verdict"]), ("placebo", "holds"), ctl)
+        self.assertEqual(ctl["cells"], len(WORKLOADS) - 1)	# not anon
+        self.assertIn("Control: placebo holds", text)
+
+    def test_placebo_noise_is_not_a_move(self):
+        # 0.5% with a 2% boot x cell term: neither shown
+        p = make_sweep(self.dir, "p", inter=0.02, placebo=1.005)
+        text, doc = report(self.dir, [("patched", p)])
+        self.assertEqual(doc["summary"]["control"]["verdict"], "inconclusive")
+        self.assertNotIn("PLACEBO FAILED", text)
+
     def test_control_moves_flags_every_verdict(self):
-        p = make_sweep(self.dir, "p", effect={("anon", 3): 1.03})
+        # bench v3's runs, no placebo arm: the anon control
+        p = make_sweep(self.dir, "p", effect={("anon", 3): 1.03}, placebo=None)
         text, doc = report(self.dir, [("patched", p)])
         self.assertIn("CONTROL MOVED", text.split("Statistics")[0])
         self.assertTrue(doc["summary"]["control_moved"])
@@ -212,7 +246,8 @@ class Report(unittest.TestCase):
     def test_control_noise_is_not_a_move(self):
         # a 1.5% point estimate with a 2% boot x order term: its interval
         # spans +-1%, which shows nothing; no flag, not "holds" either
-        p = make_sweep(self.dir, "p", inter=0.02, effect={("anon", 3): 1.015})
+        p = make_sweep(self.dir, "p", inter=0.02, effect={("anon", 3): 1.015},
+                       placebo=None)
         text, doc = report(self.dir, [("patched", p)])
         ctl = doc["summary"]["control"]
         self.assertEqual(ctl["verdict"], "inconclusive", ctl)

@@ -352,7 +352,8 @@ class Analysis(unittest.TestCase):
         tmp = tempfile.mkdtemp()
         try:
             _, n = sweep_report(tmp, effect={("anon", o): 1.05
-                                             for o in range(1, 7)})
+                                             for o in range(1, 7)},
+                                 placebo=None)	# bench v3's anon control
             self.assertEqual(n["ctl"]["verdict"], "moves")
             self.assertTrue(n["recs"][0]["to_default"].mark().endswith("!"))
         finally:
@@ -522,7 +523,9 @@ class Results(unittest.TestCase):
                 rows = list(csv.DictReader(f))
         finally:
             shutil.rmtree(tmp)
-        self.assertEqual(len(rows), len(rep.sweep))
+        # every run of every setup (the sweep's and the placebo arm's)
+        self.assertEqual(len(rows), sum(len(rs) for _, rs, _ in rep.sets))
+        self.assertGreater(len(rows), len(rep.sweep))
         self.assertIn("icount_insn", rows[0])	# the figure named by unit
         self.assertEqual(len(doc["runs"]), len(rows))
         self.assertEqual(doc["report"], out)
