@@ -32,6 +32,8 @@ The API (all ratios new / ref, on per-boot values > 0):
   mean_diff(x, conf)  the mean of per-boot values on the linear scale
         (counts, or boot-paired differences), its t interval and p.
   holm(ps)  Holm's step-down adjustment (nan stays nan, not counted).
+  power_paired(effect, sd, n, m, alpha)  the paired t's power at Holm's
+        first step in a family of m.
   clopper_pearson(k, n, conf)  the exact binomial interval of k / n.
   tost_boots(sd, margin, alpha, power)  the fewest boots (a side) for
         tost() to show equivalence with that power when nothing changed:
@@ -296,6 +298,20 @@ def tost_boots(sd, margin=0.01, alpha=0.05, power=0.8, two_sample=True,
         if 2 * float(stats.t.cdf(delta / se - crit, df)) - 1 >= power:
             return n
     return None
+
+
+def power_paired(effect, sd, n, m=1, alpha=0.05):
+    """The power of the paired t (n boots, sd of the per-boot log
+    differences) to reject at Holm's first step in a family of m, alpha /
+    m two-sided, when the true ratio is 1 + effect: the noncentral t's
+    tail.  What a reader needs to read a '~': how large a change the run
+    could have marked."""
+    if n < 2 or not sd > 0:
+        return NAN
+    df = n - 1
+    crit = float(stats.t.ppf(1 - alpha / m / 2, df))
+    nc = abs(math.log1p(effect)) / (sd / math.sqrt(n))
+    return float(stats.nct.sf(crit, df, nc) + stats.nct.cdf(-crit, df, nc))
 
 
 def _picks(L, margin, conf):

@@ -113,7 +113,8 @@ class Report:
             c["counters"] = all(r["fa_mapped"] >= 0 for r in st.runs(k))
             c["ns_ci"] = st.level(k)
             if o != base and base in cols:
-                c["ratio"] = self.family.add(st.ratio(k, self.key(w, t, base)))
+                c["ratio"] = self.family.add(st.ratio(k, self.key(w, t, base)),
+                                             f"{w}: its orders against {base}")
             tb["cells"][o] = c
         return tb
 
@@ -185,7 +186,8 @@ class Report:
 
         def vs(o, ref):
             c = Cmp(bs.paired_ratio(per[o], per[ref], CONF))
-            return self.family.add(c) if label == self.label else c
+            return (self.family.add(c, f"{w}: its recommendation")
+                    if label == self.label else c)
 
         res = {"workload": w, "threads": ts, "best": best, "recommended": rec,
                "to_best": Cmp(pick["to_best"][rec]), "near_best": pick["near_best"],
@@ -251,7 +253,7 @@ class Report:
             for o in self.orders[1:]:
                 k, kb = self.key(w, t, o), self.key(w, t, base)
                 if st.has(k) and st.has(kb):
-                    c = self.family.add(st.ratio(k, kb))
+                    c = self.family.add(st.ratio(k, kb), "the anon control")
                     cmps.append((t, o, c, c.tost()))
         if not cmps:
             return {"holds": None, "verdict": None, "cmps": []}
@@ -322,7 +324,8 @@ class Report:
             else f"inconclusive at {ADAPT_BEST:.0%}")
         if a["from"] in tb["orders"]:
             kd = self.key(w, t, a["from"])
-            a["to_default"] = self.family.add(st.ratio(ka, kd))
+            a["to_default"] = self.family.add(st.ratio(ka, kd),
+                                              "the adaptive policy against the default")
             if no_order(w):
                 e = a["equiv"] = a["to_default"].tost(ADAPT_MARGIN)
                 a["equiv_verdict"] = {
@@ -362,7 +365,7 @@ class Report:
                 k = self.key(w, t, o, setup)
                 if not st.has(k):
                     continue
-                c = self.family.add(st.ratio(k, off))
+                c = self.family.add(st.ratio(k, off), "the module's cost")
                 lines.append({"workload": w, "threads": t, "order": o,
                               "setup": setup, "name": name, "boot": c,
                               "tost": c.tost(), "n": (len(st.values(k)),
@@ -380,7 +383,7 @@ class Report:
         for w, t, o in self.ab_cells():
             ka, kb = self.key(w, t, o), self.key(w, t, o, label=other)
             ma, mb = (list(st.blocks(k).values()) for k in (ka, kb))
-            c = self.family.add(st.ratio(ka, kb))
+            c = self.family.add(st.ratio(ka, kb), "the A/B")
             lines.append({"workload": w, "threads": t, "order": o,
                           "boot": c, "tost": c.tost(),
                           "nboots": (len(ma), len(mb)),
@@ -520,6 +523,33 @@ class Report:
             pooled.append(res)
         return fits, pooled
 
+    def power(self, tables, effects=(0.01, 0.02, 0.05)):
+        """The power to mark each effect in the largest family of a
+        workload's orders, at the boot-to-boot sd of the tables' paired
+        log ratios: the median workload's and the noisiest one's (each a
+        workload's median over its orders).  {"boots", "m", "at":
+        [(what, sd, {effect: power})]}."""
+        by = {}
+        for (w, _), tb in tables.items():
+            for c in tb["cells"].values():
+                r = c["ratio"].r if c.get("ratio") else None
+                if r is not None and isinstance(r.n, int) and r.se == r.se and r.se > 0:
+                    by.setdefault(w, []).append(r.se * math.sqrt(r.n))
+        fams = [m for q, m in self.family.sizes.items()
+                if q.endswith(f"against {self.orders[0]}")]
+        nb = len(self.st.boots.get(self.label, []))
+        if not by or not fams or nb < 2:
+            return None
+        sd = {w: float(np.median(v)) for w, v in by.items()}
+        mid = float(np.median(list(sd.values())))
+        worst = max(sd, key=sd.get)
+        m = max(fams)
+        return {"boots": nb, "m": m,
+                "at": [(what, s, {e: bs.power_paired(e, s, nb, m, ALPHA)
+                                  for e in effects})
+                       for what, s in (("the median workload", mid),
+                                       (f"the noisiest, {worst}", sd[worst]))]}
+
     def analyse(self):
         """Every number of the report, in the order the statistics need:
         Holm over the whole family before the control's verdict (which
@@ -538,6 +568,7 @@ class Report:
                                           for r in rs if r["setup"] == "sweep"])
         n["margins"] = self.margins(tables, n["fits"], n["pooled"])
         n["ncmp"] = self.family.holm()
+        n["power"] = self.power(tables)
         self.control_verdict(n["ctl"])
         for x in n["mods"] + n["abl"]:
             x["verdict"] = verdict(x)

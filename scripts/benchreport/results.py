@@ -58,6 +58,7 @@ def machine_summary(rep, perf, recs, fits, pooled, ctl, done, bad, mods,
                           "comparisons_holm": rep.family.m,
                           "comparisons_without_p": len(rep.family.cmps)
                           - rep.family.m,
+                          "holm_families": dict(rep.family.sizes),
                           "alpha": ALPHA, "min_effect": MIN_EFFECT,
                           "equivalence": {"margin": AB_MARGIN, "conf": AB_CONF}},
            "default_order": rep.default, "baseline_order": rep.orders[0],

@@ -26,7 +26,28 @@ class Text:
         """A verdict's text, flagged once the control moved."""
         return text + Cmp.flag
 
-    def header(self, ncmp, ctl=None, calib=None):
+    def families(self):
+        """The Holm families, in words."""
+        sizes = self.r.family.sizes
+        if not sizes:
+            return "none"
+        q, m = max(sizes.items(), key=lambda x: x[1])
+        return (f"{len(sizes)} families, {sum(sizes.values())} comparisons; "
+                f"the largest, {m}: '{q}'")
+
+    def power_text(self, pw):
+        """The power line: what a '~' can mean."""
+        if not pw:
+            return None
+        at = "; ".join(f"{what} (sd {sd:.2%}): " + ", ".join(
+            f"{e:.0%} {p:.0%}" for e, p in pw_.items()) for what, sd, pw_ in pw["at"])
+        return (f"Power to mark a change of 1%, 2% and 5% in a family of "
+                f"{pw['m']} (a workload's orders) with {pw['boots']} boots at "
+                f"Holm's first step, at the boot-to-boot sd of the tables' "
+                f"paired log ratios: {at}.  A '~' where the power is low "
+                "says little; more boots buy power (benchstats.power_paired).")
+
+    def header(self, ncmp, ctl=None, calib=None, power=None):
         u, st = self.r.u, self.r.st
         out = ["Fault-around sweep (bench v3)"]
         out += [f"  {k}: {v}" for k, v in self.r.meta.items()
@@ -75,19 +96,21 @@ class Text:
             f"- baseline) / baseline; baseline = order {self.r.orders[0]} "
             "unless stated: negative means fewer faults, fewer pages or a "
             "smaller figure.",
-            f"'*' marks a change whose Holm-adjusted p over all {ncmp} "
-            f"marked comparisons of this report is < {ALPHA} AND whose size "
+            f"'*' marks a change whose Holm-adjusted p within its question's "
+            f"family ({self.families()}) is < {ALPHA} AND whose size "
             f"is at least {MIN_EFFECT:.0%} (the minimum effect that counts); "
             "'~' any other: a '*' always has an interval that excludes 1, "
             "and a '~' may too (not shown after Holm's adjustment).  Fault "
             "and page rows are medians of counts and their %chg is not "
             "tested.",
             f"Equivalence within +-{AB_MARGIN:.0%} (the A/B, the module "
-            "cost, the anon control): two one-sided tests at "
+            "cost, the placebo arm or the anon control): two one-sided tests at "
             f"{(1 - AB_CONF) / 2:.0%} from the same t, i.e. the "
             f"{AB_CONF:.0%} interval inside [{1 - AB_MARGIN:g}, "
             f"{1 + AB_MARGIN:g}].",
         ]
+        if self.power_text(power):
+            text.append(self.power_text(power))
         one = [label for label, v in st.unit.items() if v == "rep"]
         if one:
             text.append(f"Only one boot of {', '.join(one)}: its repetitions "
@@ -955,7 +978,7 @@ class Text:
     def report(self, n):
         """The report's lines from analyse()'s numbers."""
         r = self.r
-        head = self.header(n["ncmp"], n["ctl"], n["calib"])
+        head = self.header(n["ncmp"], n["ctl"], n["calib"], n.get("power"))
         # The title and the run's settings, then the overview.
         meta = next(i for i, x in enumerate(head) if i and x[:1] != " ")
         out = head[:meta] + self.overview(n) + head[meta:]

@@ -171,6 +171,8 @@ class Report(unittest.TestCase):
         self.assertIn("all ", text.split("Cross-check")[1].split("\n")[0])
         self.assertNotIn("CONTROL MOVED", text)
         self.assertNotIn("PLACEBO FAILED", text)
+        self.assertRegex(text, r"within its question's family \(\d+ families")
+        self.assertIn("Power to mark a change of 1%, 2% and 5%", text)
         # seq: -1800 insn per fault saved dwarfs the noise: marked
         self.assertRegex(text, r"seq +\d+ +\d+ .*\*")
         for c in cmps(doc):

@@ -18,6 +18,8 @@ import sys
 import tempfile
 import unittest
 from unittest import mock
+
+import numpy as np
 from contextlib import redirect_stdout
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -234,9 +236,13 @@ class Compare(unittest.TestCase):
 
     def test_holm_and_marks(self):
         fam = compare.Family()
-        a, b, c = (fam.add(self.cmp(1.05, p)) for p in (0.01, 0.04, 0.03))
-        small = fam.add(self.cmp(1.005, 0.001))	# under the 1% effect
-        self.assertEqual(fam.holm(), 4)
+        a, b, c = (fam.add(self.cmp(1.05, p), "q") for p in (0.01, 0.04, 0.03))
+        small = fam.add(self.cmp(1.005, 0.001), "q")	# under the 1% effect
+        # another question's comparisons do not enter q's adjustment
+        other = [fam.add(self.cmp(1.05, 0.5), "other") for _ in range(10)]
+        self.assertEqual(fam.holm(), 14)
+        self.assertEqual(fam.sizes, {"q": 4, "other": 10})
+        self.assertEqual(other[0].padj, 1.0)
         # Holm by hand: sorted 0.001, 0.01, 0.03, 0.04 times 4, 3, 2, 1,
         # each at least the one before.
         self.assertAlmostEqual(small.padj, 0.004)
@@ -245,6 +251,23 @@ class Compare(unittest.TestCase):
         self.assertAlmostEqual(b.padj, 0.06)
         self.assertEqual([x.mark() for x in (a, b, c, small)],
                          ["*", "~", "~", "~"])
+
+    def test_power(self):
+        # the normal approximation of a paired t with many boots:
+        # 1.96 + 0.84 se for 80% power
+        sd, n = 0.01, 200
+        eff = math.expm1((1.959964 + 0.841621) * sd / math.sqrt(n))
+        self.assertAlmostEqual(bs.power_paired(eff, sd, n), 0.80, delta=0.01)
+        # 3 boots at a 1% sd, 10 in the family: a 5% change is seldom marked
+        self.assertLess(bs.power_paired(0.05, 0.01, 3, 10), 0.5)
+        self.assertGreater(bs.power_paired(0.05, 0.01, 3, 1),
+                           bs.power_paired(0.05, 0.01, 3, 10))
+        # and by simulation: how often the paired t rejects at alpha / m
+        rng = np.random.default_rng(4)
+        hits = sum(bs.paired_ratio(np.exp(rng.normal(math.log(1.03), 0.01, 5)),
+                                   np.ones(5)).p < 0.05 / 4 for _ in range(2000))
+        self.assertAlmostEqual(hits / 2000, bs.power_paired(0.03, 0.01, 5, 4),
+                               delta=0.04)
 
     def test_pct_text(self):
         # the summary's cell: %chg, then its interval in % (lo before hi)
