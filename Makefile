@@ -118,12 +118,15 @@ bench: tree
 	@$(S)/bench.sh
 
 # A committed results directory's runs rendered again with today's
-# statistics: no tree, no QEMU (FROM=<dir>; AA=1 for an A/A's).
+# statistics: no tree, no QEMU (FROM=<dir>; AA=1 for an A/A's, pooled
+# with the other A/As in Documentation/results/).
 bench-report: deps
 	@[ -n "$(FROM)" ] || { echo "make bench-report: give FROM=<results directory>" >&2; exit 2; }
 	@O="$(O)" bash -c '. $(S)/lib.sh && out=$$BUILD/bench-report/$(notdir $(FROM:/=)) && \
 		mkdir -p "$$out" && python3 $(S)/bench-report.py --from "$(FROM)" \
-		--out "$$out" $(if $(filter 1,$(AA)),--aa) | tee "$$out/report.txt"'
+		--out "$$out" $(if $(filter 1,$(AA)),--aa $(foreach d,$(filter-out \
+		$(abspath $(FROM)),$(abspath $(wildcard Documentation/results/aa-*))),--pool $(d))) | \
+		tee "$$out/report.txt"'
 
 # make bench QUICK=1: the smoke sweep that make test runs.
 bench-quick: tree

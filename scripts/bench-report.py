@@ -127,6 +127,8 @@ def main():
     ap.add_argument("--meta", action="append", default=[])
     ap.add_argument("--aa", action="store_true",
                     help="the two labels are one kernel (make bench AA=1)")
+    ap.add_argument("--pool", action="append", default=[],
+                    help="--aa: an earlier A/A's results directory, pooled")
     ap.add_argument("--from", dest="src",
                     help="a results directory: its results.json's runs")
     ap.add_argument("runs", nargs="*")
@@ -153,6 +155,7 @@ def main():
     u = units(meta.get("clock", "native"), meta.get("qemu"))
     rep = Report(sets, meta, u)
     rep.aa = args.aa
+    rep.pool_paths = args.pool
     if not rep.sweep:
         sys.exit("bench-report: no runs of setup 'sweep'")
 

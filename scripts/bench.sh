@@ -434,6 +434,10 @@ if [ "${AB:-0}" = 1 ] || [ "${AA:-0}" = 1 ]; then
 	names=("$ab_new" "$ab_old") labels=(patched base)
 	if [ "${AA:-0}" = 1 ]; then	# one kernel, both sides
 		ab_new=$variant ab_old=$variant aa=(--aa)
+		# The report pools its false positives with the earlier A/As'.
+		for d in "$TOP"/Documentation/results/aa-*/; do
+			[ ! -f "$d/results.json" ] || aa+=(--pool "$d")
+		done
 		names=("$variant-A" "$variant-B") labels=(A B)
 	fi
 	new= old=

@@ -2,8 +2,11 @@
 """The report's numbers: tables per workload and thread count, the
 best and recommended orders, the control, the adaptive policy, the
 module cost, the A/B, the A/A calibration and the cost fits.  No text."""
+import json
 import math
+import os
 import statistics
+import sys
 
 import numpy as np
 
@@ -45,6 +48,7 @@ class Report:
         self.family = Family()
         self.st = Stats(rows)
         self.aa = False	# set by main(): --aa
+        self.pool_paths = []	# and --pool: the earlier A/A runs
         self.cross = cross_title(self.workloads)
         # The adaptive policy's runs: their order column is the order the
         # policy starts from (the kernel's default; one per sweep).
@@ -209,7 +213,7 @@ class Report:
         res["pages"] = pages
         return res
 
-    def placebo(self):
+    def placebo(self, label=None):
         """The placebo arm (sweep.sh's setup placebo: the default order
         run a second time in every repetition, interleaved): one test
         over every workload and thread count, per boot the mean of the
@@ -217,21 +221,23 @@ class Report:
         TOST within +-AB_MARGIN; not in the Holm family (it is a family of
         one).  The cells' own ratios are descriptive.  None without
         placebo runs (bench v3's, which had the anon control)."""
-        st, o = self.st, self.default
+        st, o, lb = self.st, self.default, label or self.label
+
+        def k(w, t, setup="sweep"):
+            return self.key(w, t, o, setup, lb)
         pairs = [(w, t) for w in self.workloads for t in self.threads[w]
-                 if st.has(self.key(w, t, o, "placebo")) and st.has(self.key(w, t, o))]
+                 if st.has(k(w, t, "placebo")) and st.has(k(w, t))]
         if not pairs:
             return None
-        c = Cmp(st.paired([self.key(w, t, o, "placebo") for w, t in pairs],
-                          [self.key(w, t, o) for w, t in pairs]))
-        cells = [(w, t, st.ratio(self.key(w, t, o, "placebo"), self.key(w, t, o)))
-                 for w, t in pairs]
+        c = Cmp(st.paired([k(w, t, "placebo") for w, t in pairs],
+                          [k(w, t) for w, t in pairs]))
+        cells = [(w, t, st.ratio(k(w, t, "placebo"), k(w, t))) for w, t in pairs]
         e = c.tost()
         said = ("moves" if (c.p == c.p and c.p < ALPHA) or e.side == "outside"
                 else "holds" if e.equivalent else "inconclusive")
         worst = max(cells, key=lambda x: abs(math.log(x[2].est))
                     if x[2].est == x[2].est else -1)
-        if said == "moves":
+        if said == "moves" and lb == self.label:
             Cmp.flag = FLAG
         return {"kind": "placebo", "order": o, "overall": (c, e), "cells": cells,
                 "cmps": cells, "worst": worst, "verdict": said,
@@ -471,6 +477,14 @@ class Report:
                                         len(tested), ALPHA)
         res["paired_equivalent"] = sum(c.tost().equivalent for c in nulls)
         res["paired_rows"] = len(nulls)
+        # The placebo arm, in both labels: its cells' paired tests (the
+        # design of every order verdict) and its one overall test.
+        pls = [x for x in (self.placebo(lb) for lb in (self.label, other)) if x]
+        cells = [c for x in pls for _, _, c in x["cells"] if c.p == c.p]
+        res["placebo_cells_unadjusted"] = rate(sum(c.p < ALPHA for c in cells),
+                                               len(cells), ALPHA)
+        res["placebo_overall"] = rate(sum(x["verdict"] == "moves" for x in pls),
+                                      len(pls), ALPHA)
         # Split halves: each label's own best and recommended order.
         split = {"best": [], "recommended": []}
         for w in self.workloads:
@@ -487,6 +501,35 @@ class Report:
                                     "flip": (ra[fk], rb[fk])})
         res["split"] = split
         return res
+
+    @staticmethod
+    def pool(cal, paths):
+        """Each verdict type's false positives pooled over this A/A and
+        the earlier ones' results.json (paths; bench.sh AA=1 gives
+        Documentation/results/aa-*/): {type: {k, n, rate, lo, hi,
+        nominal, status, runs}}, for the types each run has."""
+        runs = [cal]
+        for p in paths:
+            try:
+                with open(os.path.join(p, "results.json")) as f:
+                    runs.append(json.load(f)["summary"]["aa_calibration"])
+            except (OSError, ValueError, KeyError) as e:
+                sys.exit(f"bench-report: --pool {p}: no A/A calibration ({e})")
+        out = {}
+        for name, x in cal.items():
+            if not (isinstance(x, dict) and "nominal" in x):
+                continue
+            got = [r[name] for r in runs if isinstance(r.get(name), dict)
+                   and r[name].get("n")]
+            k, n = sum(g["k"] for g in got), sum(g["n"] for g in got)
+            lo, hi = bs.clopper_pearson(k, n) if n else (float("nan"),) * 2
+            out[name] = {"k": k, "n": n, "rate": k / n if n else float("nan"),
+                         "lo": lo, "hi": hi, "nominal": x["nominal"],
+                         "runs": len(got),
+                         "status": ("EXCEEDS" if n and lo > x["nominal"] else
+                                    "above, not significantly"
+                                    if n and k / n > x["nominal"] else "at or below")}
+        return out
 
     def costs(self):
         """Per workload and thread count, and pooled over the checked
@@ -573,6 +616,8 @@ class Report:
         for x in n["mods"] + n["abl"]:
             x["verdict"] = verdict(x)
         n["calib"] = self.calibrate(n["abl"], tables) if self.aa else None
+        if n["calib"] and self.pool_paths:
+            n["calib"]["pooled"] = self.pool(n["calib"], self.pool_paths)
         n["ptabs"] = ([self.perf_table(tables[(w, t)]) for w in self.workloads
                        for t in self.threads[w]]
                       if self.perf["counted"] else [])

@@ -113,8 +113,12 @@ def machine_summary(rep, perf, recs, fits, pooled, ctl, done, bad, mods,
             "per_boot": a["per_boot"]})
     if calib:
         out["aa_calibration"] = {k: ({kk: nan(vv) for kk, vv in v.items()}
-                                     if isinstance(v, dict) and k != "split"
+                                     if isinstance(v, dict) and k not in ("split", "pooled")
                                      else v) for k, v in calib.items()}
+        if "pooled" in calib:
+            out["aa_calibration"]["pooled"] = {
+                t: {kk: nan(vv) for kk, vv in x.items()}
+                for t, x in calib["pooled"].items()}
     if perf:	# absent where no perf stat was asked for (QEMU)
         out["perf_stat"] = {
             "said": perf, "covers": PERF_COVERS,

@@ -703,6 +703,19 @@ class Text:
                     f"{r(cal['paired_unadjusted'])}; equivalent within "
                     f"+-{AB_MARGIN:.0%}: {cal['paired_equivalent']} of "
                     f"{cal['paired_rows']}", "  ")
+        names = {"ab_unadjusted": "A/B rows, Welch p", "paired_unadjusted":
+                 "paired, where no order applies", "placebo_cells_unadjusted":
+                 "placebo cells, paired p", "placebo_overall":
+                 "placebo overall test"}
+        for t, x in cal.get("pooled", {}).items():
+            if not x["n"]:
+                continue
+            out += para(f"Pooled over {x['runs']} A/A run(s) with this type, "
+                        f"this one among them: {names.get(t, t)}: {r(x)}", "  ")
+        out += para(f"The placebo arm, both labels: its cells (default order"
+                    f" run twice, paired p < {ALPHA} unadjusted): "
+                    f"{r(cal['placebo_cells_unadjusted'])}; its overall test "
+                    f"failed: {r(cal['placebo_overall'])}", "  ")
         need = [x for x in cal.get("boots_needed", ()) if x[0]]
         if need:
             ns = sorted(x[0] for x in need)

@@ -292,6 +292,18 @@ class Report(unittest.TestCase):
         self.assertIn("Clopper-Pearson", head)
         self.assertIn("Split halves, best order", head)
         self.assertRegex(head, r"the stability rule expected \d+\.\d to differ")
+        pl = doc["summary"]["aa_calibration"]["placebo_cells_unadjusted"]
+        self.assertEqual(pl["n"], 2 * (len(WORKLOADS) - 1))	# both labels
+        self.assertEqual(doc["summary"]["aa_calibration"]["placebo_overall"]["n"], 2)
+        self.assertIn("The placebo arm, both labels", head)
+        # pooled with an earlier A/A (this one again): twice the rows
+        again = os.path.join(self.dir, "again")
+        os.mkdir(again)
+        _, doc2 = report(again, [("A", a), ("B", b)], "--aa", "--pool", self.dir)
+        pooled = doc2["summary"]["aa_calibration"]["pooled"]["ab_unadjusted"]
+        one = doc["summary"]["aa_calibration"]["ab_unadjusted"]
+        self.assertEqual((pooled["k"], pooled["n"], pooled["runs"]),
+                         (2 * one["k"], 2 * one["n"], 2))
         for row in doc["summary"]["aa_calibration"]["split"]["recommended"]:
             self.assertTrue(all(0 <= f <= 1 for f in row["flip"]), row)
         cal = doc["summary"]["aa_calibration"]
