@@ -5,7 +5,8 @@
 # them (scripts/bench-report.py).
 #
 # Settings (make variables or environment):
-#   ORDERS=all (0 to a page table) or a list; REPS=3 (per boot); BOOTS=3
+#   ORDERS=all (0 to a page table) or a list; REPS=3 (per boot); BOOTS=3;
+#   PAR=<boots at once> (the host's CPUs under CLOCK=icount, else 1)
 #   WORKLOADS="seq rand sparse mmap-pread-seq ..." (see WORKLOADS below;
 #          name@state picks a page-cache state, see sweep.sh)
 #          WORKLOADS=heldout: the adaptive policy's held-out workloads
@@ -277,18 +278,26 @@ commit=$(git -C "$TOP" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 	commit=$commit-dirty
 
 sizes= default_order= knob= perf_meta= folios=()
-declare -A initrds
+declare -A initrds kernels
+# Boots at once: under -icount a guest's count does not depend on the
+# host, and one TCG guest with -icount keeps one core busy (its vCPUs run
+# in one thread), so two halve the sweep; a wall clock has the host's
+# load in it: one.
+PAR=${PAR:-$(nproc)}
+[ "$CLOCK" = icount ] || PAR=1
+[ "$PAR" -ge 1 ] 2>/dev/null || die "PAR=$PAR: a number of boots at once, at least 1"
 csv_list() { echo "$*" | tr ' ' ,; }
 # progress <boots before> <boots>: the guest's progress lines with an ETA
 # by the host's clock (the guest's runs on instructions), and the guest
-# clock's figure in its unit.
+# clock's figure in its unit.  The ETA counts rounds of PAR boots, which
+# run at once (native: one).
 progress() {
-	local line n total eta unit=ns
+	local line n total eta unit=ns par=${PAR:-1}
 	[ "$CLOCK" != icount ] || unit=insn
 	while IFS= read -r line; do
 		[[ $line =~ ^\[([0-9]+)/([0-9]+)\] ]] || continue
-		n=$(( $1 * BASH_REMATCH[2] + BASH_REMATCH[1] ))
-		total=$(( $2 * BASH_REMATCH[2] ))
+		n=$(( $1 / par * BASH_REMATCH[2] + BASH_REMATCH[1] ))
+		total=$(( ($2 + par - 1) / par * BASH_REMATCH[2] ))
 		eta=$(( (SECONDS - bench_start) * (total - n) / n ))
 		[[ $line =~ ^(.*)\ clock\ ([0-9]+)\ ns$ ]] &&
 			line="${BASH_REMATCH[1]} ${BASH_REMATCH[2]} $unit ($CLOCK)"
@@ -307,25 +316,60 @@ keep_sizes() {
 		folios+=(--meta "folios ${line%%: *}=${line#*: } (order:pages, boot 1, after the runs)")
 	done < <(sed -n 's/^sweep: folios //p' "$1")
 }
-# sweep <variant> <name> <boots before> <boots>: boot it, leave the runs
-# in $out/runs-<name>.csv
-sweep() {
-	local variant=$1 name=$2 kernel initrd console qemu modcost=$MODCOST
-	local baselines=${BASELINES:-1}
+# variant_flags <variant>: "<modcost> <baselines>", its boots' module runs.
+variant_flags() {
+	local modcost=$MODCOST baselines=${BASELINES:-1}
 	# The adaptive policy's baselines are mod_faultaround's (sweep.sh -y).
 	# Not under PRESSURE=1: its report judges the policy against orders.
 	[ "$POLICY" = adaptive ] && [ "${PRESSURE:-0}" = 0 ] || baselines=0
 	# The module needs the lab patch, which base and release-p<N> lack.
 	# With CONFIG_KUNIT=m the module, whose KUnit suite is built in,
 	# needs kunit.ko, which the initramfs does not carry.
-	case $variant in base*|release-p*|*-kunit-m) modcost=0 baselines=0 ;; esac
-	kernel=$("$TOP/scripts/kernel.sh" "$variant" | tail -n1)
-	[ "$modcost$baselines" = 00 ] || "$TOP/scripts/module.sh" "$variant" >&2
-	# One initramfs per kernel for the whole bench, not one per boot.
-	[ -n "${initrds[$variant]:-}" ] ||
-		initrds[$variant]=$(BENCH_FIO=$fio_rows BENCH_BUILD=$build_rows \
-			"$TOP/scripts/initramfs.sh" "$variant" bench | tail -n1)
-	initrd=${initrds[$variant]}
+	case $1 in base*|release-p*|*-kunit-m) modcost=0 baselines=0 ;; esac
+	echo "$modcost $baselines"
+}
+# prepare <variant>: its kernel, module and initramfs, once for the whole
+# bench and before any boot (boots run at once must not build).
+prepare() {
+	[ -z "${kernels[$1]:-}" ] || return 0
+	kernels[$1]=$("$TOP/scripts/kernel.sh" "$1" | tail -n1)
+	[ "$(variant_flags "$1")" = "0 0" ] || "$TOP/scripts/module.sh" "$1" >&2
+	initrds[$1]=$(BENCH_FIO=$fio_rows BENCH_BUILD=$build_rows \
+		"$TOP/scripts/initramfs.sh" "$1" bench | tail -n1)
+}
+# boots: sweep() each line "<variant> <name> <boots before> <boots>" of
+# stdin (not a pipe: it sets globals), PAR at a time, after prepare() of
+# each variant; then the first boot's sizes and the accelerator.
+boots() {
+	local jobs=() v n b t first=
+	mapfile -t jobs
+	for j in "${jobs[@]}"; do
+		read -r v n b t <<< "$j"
+		prepare "$v"
+		first=${first:-$n}
+	done
+	local pids=()
+	for j in "${jobs[@]}"; do
+		read -r v n b t <<< "$j"
+		sweep "$v" "$n" "$b" "$t" &
+		pids+=($!)
+		if [ ${#pids[@]} -ge "$PAR" ]; then
+			wait "${pids[0]}" || die "a bench boot failed (its console: $BUILD/boot$BASE_SUFFIX/)"
+			pids=("${pids[@]:1}")
+		fi
+	done
+	for p in "${pids[@]}"; do
+		wait "$p" || die "a bench boot failed (its console: $BUILD/boot$BASE_SUFFIX/)"
+	done
+	keep_sizes "$out/sweep-$first.log"
+	accel=$(cat "$out/accel")
+}
+# sweep <variant> <name> <boots before> <boots>: boot it, leave the runs
+# in $out/runs-<name>.csv
+sweep() {
+	local variant=$1 name=$2 kernel=${kernels[$1]} initrd=${initrds[$1]}
+	local console qemu modcost baselines
+	read -r modcost baselines <<< "$(variant_flags "$variant")"
 	console=$BUILD/boot$BASE_SUFFIX/bench-$name.console.log
 	rm -f "$console"
 	# Under -icount sleep=off an idle guest's clock jumps to its next
@@ -348,7 +392,6 @@ sweep() {
 	echo "$accel" > "$out/accel"	# for REPORT=1
 	echo "$commit" > "$out/runs-commit"
 	tr -d '\r' < "$console" > "$out/sweep-$name.log"
-	keep_sizes "$out/sweep-$name.log"
 	tr -d '\r' < "$BUILD/boot$BASE_SUFFIX/bench-$name.result.log" |
 		grep -E '^(workload,|[a-z@0-9_-]+,[0-9]+,)' > "$out/runs-$name.csv"
 }
@@ -441,9 +484,11 @@ if [ "${AB:-0}" = 1 ] || [ "${AA:-0}" = 1 ]; then
 		names=("$variant-A" "$variant-B") labels=(A B)
 	fi
 	new= old=
+	boots < <(for boot in $(seq "$BOOTS"); do
+		echo "$ab_new ${names[0]}-b$boot $((2 * boot - 2)) $((2 * BOOTS))"
+		echo "$ab_old ${names[1]}-b$boot $((2 * boot - 1)) $((2 * BOOTS))"
+	done)
 	for boot in $(seq "$BOOTS"); do
-		sweep "$ab_new" "${names[0]}-b$boot" $((2 * boot - 2)) $((2 * BOOTS))
-		sweep "$ab_old" "${names[1]}-b$boot" $((2 * boot - 1)) $((2 * BOOTS))
 		new=$new${new:+,}$out/runs-${names[0]}-b$boot.csv
 		old=$old${old:+,}$out/runs-${names[1]}-b$boot.csv
 	done
@@ -465,8 +510,10 @@ elif [ "${REPORT:-0}" = 1 ]; then
 	variants="$variant, $(tr , '\n' <<< "$runs" | wc -l) boots"
 else
 	runs=
+	boots < <(for boot in $(seq "$BOOTS"); do
+		echo "$variant $variant-b$boot $((boot - 1)) $BOOTS"
+	done)
 	for boot in $(seq "$BOOTS"); do
-		sweep "$variant" "$variant-b$boot" $((boot - 1)) "$BOOTS"
 		runs=$runs${runs:+,}$out/runs-$variant-b$boot.csv
 	done
 	sets=("patched=$runs")
