@@ -10,6 +10,8 @@ from .data import CONF, AB_CONF, AB_MARGIN, ADAPTIVE
 from .compare import Cmp
 from .fmt import fmt_short, who
 
+SATURATE = 1.25	# the heatmap's colour: a 5% change shows
+
 
 class Plots:
     """The report's plots."""
@@ -175,16 +177,19 @@ plot '{dat}' using ($0-0.12):2:3:4:xtic(1) with yerrorbars pt 7 title '{hl}', \\
                     mark = "*" if c and c.sig() else ""
                     f.write(f"{x} {y} {v} \"{fmt_short(est)}{mark}\"\n")
                 f.write("\n")
-        # One scale both ways: a halving as deep as a doubling.
-        top = max([abs(v) for v in logs] + [0.05])
-        ticks = ", ".join(f"'{2.0 ** k:g}' {k}" for k in
-                          range(-math.ceil(top), math.ceil(top) + 1))
+        # One scale both ways, a halving as deep as a doubling, saturated
+        # at x1.25: scaled to sparse's x29.5, a 5% change was white.
+        top = min(max([abs(v) for v in logs] + [0.05]), math.log2(SATURATE))
+        ticks = ", ".join(f"'{r:.3g}' {math.log2(r)}" for r in
+                          (1 / SATURATE, 1 / 1.1, 1 / 1.05, 1, 1.05, 1.1, SATURATE)
+                          if abs(math.log2(r)) <= top + 1e-9)
         png = os.path.join(outdir, "overview.png")
         unit = self.r.st.unit[self.r.label]
         title = (f"{self.r.u['name']}: ratio to order {self.r.orders[0]} "
                  f"(per {unit}, median over median; geometric mean over "
                  f"the {unit}s)\\n* = shown after Holm's correction, "
-                 "unmarked = not; colour: the ratio on a log scale")
+                 f"unmarked = not; colour: the ratio on a log scale, "
+                 f"saturated beyond x{SATURATE:g} either way")
         if Cmp.flag:
             title += "\\nCONTROL MOVED: every verdict is suspect"
         ytics = ", ".join(f'"{n}" {y}' for y, (_, _, n) in enumerate(rows))
