@@ -31,6 +31,7 @@
 #error "mod_faultaround needs the lab patch (patches/lab/) with fault_around_set_adaptive()"
 #endif
 
+#include <linux/cache.h>
 #include <linux/hash.h>
 #include <linux/list.h>
 #include <linux/log2.h>
@@ -131,7 +132,8 @@ struct mfa_override {
  */
 struct mfa_overrides {
 	struct hlist_head hash[1 << MFA_OV_HASH_BITS];
-	spinlock_t lock;	/* insertions and removals */
+	/* A line of its own: writes here must not evict a fault's bucket. */
+	spinlock_t lock ____cacheline_aligned_in_smp;	/* insertions and removals */
 	/* Written under @lock, read with READ_ONCE(): */
 	unsigned int nr;	/* overrides */
 	unsigned int writes;	/* mfa_orders with an override in the hash */

@@ -12,6 +12,8 @@
 #include <linux/err.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
@@ -329,30 +331,44 @@ static int mfa_mms(struct mfa_mm_pid *mms)
 /*
  * The pid, in the reader's namespace, of each of the @n mms' process: a
  * thread group whose live thread has it, not a vfork() child or a kernel
- * thread that borrows it; 0 if none.  One walk over the processes.
+ * thread that borrows it; 0 if none.  One walk over the reader's pids,
+ * one RCU section each with a resched point between, as /proc's readdir
+ * walks them: for_each_process() in one section held off grace periods
+ * and the CPU for as long as the process list is.
  */
 static void mfa_pids(struct mfa_mm_pid *mms, int n)
 {
+	struct pid_namespace *ns = task_active_pid_ns(current);
 	struct mfa_mm_pid key, *found;
 	struct task_struct *p, *t;
+	struct pid *pid;
+	int nr;
 
-	rcu_read_lock();
-	for_each_process(p) {
-		if (p->flags & PF_KTHREAD || in_vfork(p))
-			continue;
-		/* A leader that exited before its threads has no mm. */
-		key.mm = NULL;
-		for_each_thread(p, t) {
-			key.mm = READ_ONCE(t->mm);
-			if (key.mm)
-				break;
+	for (nr = 1; ; nr++) {
+		rcu_read_lock();
+		pid = find_ge_pid(nr, ns);
+		if (!pid) {
+			rcu_read_unlock();
+			break;
 		}
-		found = key.mm ? bsearch(&key, mms, n, sizeof(*mms),
-					 mfa_mm_cmp) : NULL;
-		if (found && !found->nr)
-			found->nr = task_tgid_vnr(p);
+		nr = pid_nr_ns(pid, ns);
+		p = pid_task(pid, PIDTYPE_TGID);
+		if (p && !(p->flags & PF_KTHREAD) && !in_vfork(p)) {
+			/* A leader that exited before its threads has no mm. */
+			key.mm = NULL;
+			for_each_thread(p, t) {
+				key.mm = READ_ONCE(t->mm);
+				if (key.mm)
+					break;
+			}
+			found = key.mm ? bsearch(&key, mms, n, sizeof(*mms),
+						 mfa_mm_cmp) : NULL;
+			if (found && !found->nr)
+				found->nr = nr;
+		}
+		rcu_read_unlock();
+		cond_resched();
 	}
-	rcu_read_unlock();
 }
 
 /* List the overrides of @mm's VMAs, as the process @nr. */
