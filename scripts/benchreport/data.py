@@ -33,7 +33,8 @@ def is_cold(workload):
 # fault-around) and not exec/dynexec (the children's mappings are gone).
 CHECKED = ("seq", "rand", "sparse", "page_fault4", "mmap-xread-seq-mt",
            "sparse-1g", "seq-interleaved", "hot-reuse", "manymaps-seq",
-           "seq-then-sparse", "sparse-then-seq", "stride64k")
+           "seq-then-sparse", "sparse-then-seq", "stride64k", "streams3",
+           "hot-skew", "seq-sparse-seq", "smallfiles")
 # The page-cache states made to hold large folios (sweep.sh).
 LARGE_FOLIOS = ("huge", "huge-within", "ext4-ra")
 # will-it-scale's write cases: write faults never fault around, so every
@@ -69,7 +70,7 @@ MOD_SETUPS = (("mod-idle", "no override"), ("mod-256", "256 overrides"),
 # off within +-ADAPT_MARGIN.
 ADAPT_BEST = 0.05
 ADAPT_MARGIN = 0.01
-CHANGING = ("seq-then-sparse", "sparse-then-seq")
+CHANGING = ("seq-then-sparse", "sparse-then-seq", "seq-sparse-seq")
 SPARSE_GOAL = 1.25	# sparse's pages mapped per page touched, at most
 INT_FIELDS = ("threads", "order", "rep", "minflt", "majflt", "ns", "pages",
               "mapped")

@@ -75,6 +75,21 @@
  *                   default window, sparser than a large folio (with
  *                   64KiB pages, every page: seq's reads); no madvise()
  *                   hint fits it (-A)
+ *   streams3, hot-skew, seq-sparse-seq, smallfiles
+ *                   the adaptive policy's v4 held-out workloads (issue
+ *                   47: written before its design): streams3, one thread
+ *                   reads three streams in one mapping in turn, a page of
+ *                   each third of the file at a time; hot-skew reads as
+ *                   many pages as the file has in its second quarter, as
+ *                   hot-reuse, but skewed (the product of two uniform
+ *                   draws: low offsets far more often); seq-sparse-seq
+ *                   reads the first third in order, one page in
+ *                   STRIDE_PAGES of the second, the last third in order,
+ *                   in one mapping; smallfiles reads the file as
+ *                   SMALL_PAGES-page files would be read whole, each
+ *                   chunk its own open() and mmap(), all kept mapped
+ *                   until the pass ends (threads: each its share of the
+ *                   chunks)
  *   page_fault2, page_fault3, page_fault4
  *                   after will-it-scale's cases of those names, written
  *                   here: each worker is a process that maps the whole
@@ -177,19 +192,24 @@
 #define STRIDE_PAGES	32	/* the sparse half of seq-then-sparse */
 #define MANY_MAPS	5000	/* manymaps-seq: more than a per-mapping table */
 #define STRIDE_BYTES	65536	/* stride64k's stride, whatever the page */
+#define SMALL_PAGES	16	/* smallfiles' "file": 64KiB with 4KiB pages */
 
 enum workload { SEQ, RAND, SPARSE, PREAD_SEQ, PREAD_RAND, ANON, EXEC, DYNEXEC,
 		MIXED, HOTCOLD, HOTSCAN, VMAS, RUN, PF2, PF3, PF4, XREAD,
-		INTERLEAVE, HOTREUSE, MANYMAPS, SEQSPARSE, SPARSESEQ, STRIDE64K };
+		INTERLEAVE, HOTREUSE, MANYMAPS, SEQSPARSE, SPARSESEQ, STRIDE64K,
+		STREAMS3, HOTSKEW, SEQSPARSESEQ, SMALLFILES };
 static const char *const names[] = {
 	"seq", "rand", "sparse", "mmap-pread-seq", "mmap-pread-rand", "anon",
 	"exec", "dynexec", "mixed", "hotcold", "hotscan", "vmas", "run",
 	"page_fault2", "page_fault3", "page_fault4", "mmap-xread-seq-mt",
 	"seq-interleaved", "hot-reuse", "manymaps-seq", "seq-then-sparse",
-	"sparse-then-seq", "stride64k",
+	"sparse-then-seq", "stride64k", "streams3", "hot-skew", "seq-sparse-seq",
+	"smallfiles",
 };
 
 static enum workload workload;
+static const char *file_path;	/* smallfiles opens it once a chunk */
+static char **chunk_maps;	/* smallfiles' mappings, until the pass ends */
 static long page_size;
 static size_t pt_span;		/* bytes one page table maps */
 static size_t npages, file_size;
@@ -251,6 +271,12 @@ static size_t stride64k(void)
 	return STRIDE_BYTES > page_size ? STRIDE_BYTES / page_size : 1;
 }
 
+/* smallfiles' chunks: the whole ones of the file. */
+static size_t small_chunks(void)
+{
+	return npages / SMALL_PAGES;
+}
+
 /* The reads of one page in STRIDE_PAGES over @pages. */
 static size_t sparse_reads(size_t pages)
 {
@@ -272,6 +298,11 @@ static size_t touches(void)
 		return sparse_reads(npages / 2) + npages - npages / 2;
 	case STRIDE64K:
 		return (npages + stride64k() - 1) / stride64k();
+	case SEQSPARSESEQ:
+		return npages / 3 + sparse_reads(npages / 3) +
+		       npages - 2 * (npages / 3);
+	case SMALLFILES:
+		return small_chunks() * SMALL_PAGES;
 	default:
 		return npages;
 	}
@@ -314,7 +345,7 @@ static int hint(enum workload w)
 	case SEQ: case PREAD_SEQ: case XREAD: case INTERLEAVE: case MANYMAPS:
 	case MIXED:	/* its mapping of the file is the reader in order */
 		return MADV_SEQUENTIAL;
-	case RAND: case PREAD_RAND: case SPARSE: case HOTREUSE:
+	case RAND: case PREAD_RAND: case SPARSE: case HOTREUSE: case HOTSKEW:
 		return MADV_RANDOM;
 	default:
 		return MADV_NORMAL;
@@ -803,9 +834,50 @@ static size_t held_page(size_t i, unsigned int *s)
 		return i < nsparse ? i * STRIDE_PAGES : half + (i - nsparse);
 	case STRIDE64K:
 		return i * stride64k();
+	case STREAMS3: {
+		size_t third = npages / 3;
+
+		return i < 3 * third ? i % 3 * third + i / 3 : i;
+	}
+	case HOTSKEW: {
+		size_t q = npages / 4, a = next_rand(s) % q;
+
+		return q + a * (next_rand(s) % q) / q;
+	}
+	case SEQSPARSESEQ: {
+		size_t third = npages / 3, ns = sparse_reads(third);
+
+		if (i < third)
+			return i;
+		if (i < third + ns)
+			return third + (i - third) * STRIDE_PAGES;
+		return 2 * third + (i - third - ns);
+	}
 	default:
 		return i;
 	}
+}
+
+/* smallfiles: chunk @c, opened, mapped and read whole; its reads marked. */
+static unsigned long small_file(size_t c, unsigned char *mk)
+{
+	size_t len = SMALL_PAGES * page_size, i;
+	unsigned long sink = 0;
+	int cfd = open(file_path, O_RDONLY);
+	char *p;
+
+	if (cfd < 0)
+		die(file_path);
+	p = mmap(NULL, len, PROT_READ, MAP_SHARED, cfd, c * len);
+	if (p == MAP_FAILED)
+		die("mmap");
+	close(cfd);	/* the mapping keeps the file */
+	for (i = 0; i < SMALL_PAGES; i++) {
+		sink += read_page(p + i * page_size);
+		mk[c * SMALL_PAGES + i] = 1;
+	}
+	chunk_maps[c] = p;
+	return sink;
 }
 
 static void work(unsigned int id, char *map)
@@ -831,6 +903,13 @@ static void work(unsigned int id, char *map)
 	}
 	if (is_hotcold()) {
 		hotcold();
+		return;
+	}
+	if (workload == SMALLFILES) {
+		size_t c, n = small_chunks();
+
+		for (c = n * id / nworkers; c < n * (id + 1) / nworkers; c++)
+			sink += small_file(c, mk);
 		return;
 	}
 	if (workload == INTERLEAVE) {
@@ -867,6 +946,9 @@ static void work(unsigned int id, char *map)
 		case SEQSPARSE:
 		case SPARSESEQ:
 		case STRIDE64K:
+		case STREAMS3:
+		case HOTSKEW:
+		case SEQSPARSESEQ:
 			pg = held_page(i, &s);
 			sink += read_page(map + pg * page_size);
 			mk[pg] = 1;
@@ -911,6 +993,7 @@ static void work(unsigned int id, char *map)
 			sink += small_vma(2 * i);
 			break;
 		case INTERLEAVE:	/* above */
+		case SMALLFILES:
 		case MIXED:
 		case HOTCOLD:
 		case HOTSCAN:
@@ -1081,7 +1164,7 @@ int main(int argc, char **argv, char **envp)
 		case 'c': cold = 1; break;
 		case 'w': w = optarg; break;
 		case 't': nworkers = atoi(optarg); break;
-		case 'f': file = optarg; break;
+		case 'f': file = file_path = optarg; break;
 		case 'm': mib = strtoul(optarg, NULL, 0); break;
 		case 's': seed = strtoul(optarg, NULL, 0); break;
 		case 'P': ptes = strtoul(optarg, NULL, 0); break;
@@ -1200,6 +1283,22 @@ int main(int argc, char **argv, char **envp)
 	}
 	if (workload == MANYMAPS)
 		many_maps(file);
+	if (workload == SMALLFILES) {
+		if (!small_chunks()) {
+			fprintf(stderr, "fa-bench: smallfiles needs a file of %d pages or more\n",
+				SMALL_PAGES);
+			return 2;
+		}
+		chunk_maps = calloc(small_chunks(), sizeof(*chunk_maps));
+		if (!chunk_maps)
+			die("calloc");
+	}
+	if ((workload == HOTSKEW || workload == STREAMS3 ||
+	     workload == SEQSPARSESEQ) && npages < 4) {
+		fprintf(stderr, "fa-bench: %s needs a file of 4 pages or more\n",
+			names[workload]);
+		return 2;
+	}
 	if (workload == HOTREUSE && npages < 4) {
 		fprintf(stderr, "fa-bench: hot-reuse needs a file of 4 pages or more\n");
 		return 2;
@@ -1271,7 +1370,7 @@ int main(int argc, char **argv, char **envp)
 		read_events(ev_before);
 	fa_read_counters(vmstat, &fa_before);
 	for (pass = 0; pass < passes; pass++) {
-		if (!procs && !spawns())
+		if (!procs && !spawns() && workload != SMALLFILES)
 			main_map = map_work();
 		if (is_hotcold()) {
 			hot_map = map_aligned(file2_size, PROT_READ, MAP_SHARED, fd2);
@@ -1291,10 +1390,27 @@ int main(int argc, char **argv, char **envp)
 			mapped += mapped_pages(hot_map);
 			fate_end(&cold_fate, &distinct, &unread);
 			fate_end(&hot_fate, &distinct, &unread);
+		} else if (workload == SMALLFILES) {
+			/* Its Rss: the pages present, as pagemap shows them. */
+			long d0 = distinct, u0 = unread;
+			size_t c;
+
+			for (c = 0; c < small_chunks(); c++)
+				account(chunk_maps[c], SMALL_PAGES,
+					seen + c * SMALL_PAGES, &distinct, &unread);
+			mapped += distinct - d0 + unread - u0;
 		} else if (seen && !procs) {
 			account(main_map, npages, seen, &distinct, &unread);
 		}
 		wait_all();	/* teardown */
+		if (workload == SMALLFILES) {
+			size_t c;
+
+			t = now_ns();
+			for (c = 0; c < small_chunks(); c++)
+				munmap(chunk_maps[c], SMALL_PAGES * page_size);
+			down_ns += now_ns() - t;
+		}
 		if (main_map) {
 			t = now_ns();
 			munmap(main_map, file_size);

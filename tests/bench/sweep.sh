@@ -43,6 +43,8 @@
 # mixed reads the file in order in one thread while another does
 # sparse's passes over a second file, of sparse's size.
 #
+# The adaptive policy's v4 held-out workloads (streams3, hot-skew,
+# smallfiles, seq-sparse-seq) are fa-bench's, over the usual file.
 # The adaptive policy's held-out workloads (fa-bench: seq-interleaved,
 # always 2 threads, hot-reuse, manymaps-seq, seq-then-sparse,
 # sparse-then-seq) read the usual file; sparse-1g is sparse's reader
