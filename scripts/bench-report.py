@@ -42,8 +42,9 @@ thread counts each boot's logs are averaged first (a geometric mean).
 Two kernels' boots differ (the A/B): Welch's t on the boots' median logs
 (benchstats.welch_ratio).  With one boot only, its repetitions take the
 boots' place (within-boot precision; the report says so).  A mark: '*'
-when the Holm-adjusted p over all marked comparisons of the report is
-below 0.05 and the change is at least 1%, '~' otherwise; the printed 95%
+when the Holm-adjusted p within the family of its question (a
+workload's orders; its recommendation, Bonferroni over the orders it was
+picked from; the A/B...) is below 0.05 and the change is at least 1%, '~' otherwise; the printed 95%
 intervals are unadjusted, so a '*' always has an interval that excludes
 1, and a '~' may too (not shown after Holm).  Equivalence within +-1%
 (the A/B, the module cost, the placebo arm, the adaptive policy where

@@ -286,10 +286,11 @@ commit=$(git -C "$TOP" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 
 sizes= default_order= knob= perf_meta= folios=()
 declare -A initrds kernels
-# Boots at once: under -icount a guest's count does not depend on the
-# host, and one TCG guest with -icount keeps one core busy (its vCPUs run
-# in one thread), so two halve the sweep; a wall clock has the host's
-# load in it: one.
+# Boots at once: one TCG guest with -icount keeps one core busy (its
+# vCPUs run in one thread), so two halve the sweep.  QEMU promises -icount
+# only "a degree of" determinism (host-timed events land at host-dependent
+# counts), so the A/A (AA=1) runs at the same PAR: its false-positive
+# rates are the design's.  A wall clock has the host's load in it: one.
 PAR=${PAR:-$(nproc)}
 [ "$CLOCK" = icount ] || PAR=1
 [ "$PAR" -ge 1 ] 2>/dev/null || die "PAR=$PAR: a number of boots at once, at least 1"
@@ -348,28 +349,37 @@ prepare() {
 # stdin (not a pipe: it sets globals), PAR at a time, after prepare() of
 # each variant; then the first boot's sizes and the accelerator.
 boots() {
-	local jobs=() v n b t first=
+	local jobs=() j v n b t first= running=0
 	mapfile -t jobs
 	for j in "${jobs[@]}"; do
 		read -r v n b t <<< "$j"
 		prepare "$v"
 		first=${first:-$n}
 	done
-	local pids=()
+	bench_start=$SECONDS	# the ETA: the boots', not the builds'
+	# Each boot in a process group of its own (set -m), so that a failed
+	# one takes the others, QEMU and all, with it: none of them may
+	# write its runs into a rerun's directory later.
+	set -m
 	for j in "${jobs[@]}"; do
 		read -r v n b t <<< "$j"
 		sweep "$v" "$n" "$b" "$t" &
-		pids+=($!)
-		if [ ${#pids[@]} -ge "$PAR" ]; then
-			wait "${pids[0]}" || die "a bench boot failed (its console: $BUILD/boot$BASE_SUFFIX/)"
-			pids=("${pids[@]:1}")
-		fi
+		running=$((running + 1))
+		[ "$running" -lt "$PAR" ] || { boot_done; running=$((running - 1)); }
 	done
-	for p in "${pids[@]}"; do
-		wait "$p" || die "a bench boot failed (its console: $BUILD/boot$BASE_SUFFIX/)"
+	while [ "$running" -gt 0 ]; do
+		boot_done
+		running=$((running - 1))
 	done
+	set +m
 	keep_sizes "$out/sweep-$first.log"
 	accel=$(cat "$out/accel")
+}
+# boot_done: wait for whichever boot ends first; a failure ends them all.
+boot_done() {
+	wait -n && return
+	kill -- $(jobs -p | sed 's/^/-/') 2>/dev/null
+	die "a bench boot failed (its console: $BUILD/boot$BASE_SUFFIX/); the others were stopped"
 }
 # sweep <variant> <name> <boots before> <boots>: boot it, leave the runs
 # in $out/runs-<name>.csv

@@ -54,7 +54,7 @@ import math
 from dataclasses import dataclass, replace
 
 import numpy as np
-from scipy import stats
+from scipy import integrate, stats
 
 NAN = float("nan")
 EXACT_MIN = 3	# boots (a side) before an exact difference is sure
@@ -300,18 +300,26 @@ def tost_boots(sd, margin=0.01, alpha=0.05, power=0.8, two_sample=True,
     return None
 
 
-def power_paired(effect, sd, n, m=1, alpha=0.05):
-    """The power of the paired t (n boots, sd of the per-boot log
-    differences) to reject at Holm's first step in a family of m, alpha /
-    m two-sided, when the true ratio is 1 + effect: the noncentral t's
-    tail.  What a reader needs to read a '~': how large a change the run
-    could have marked."""
+def power_paired(effect, sd, n, m=1, alpha=0.05, min_effect=0.0):
+    """The chance that the paired t (n boots, sd of the per-boot log
+    differences) marks a true ratio of 1 + effect at Holm's first step in
+    a family of m (alpha / m two-sided) with an estimate at least
+    min_effect from 1, as a '*' needs: over the sample sd's chi-square,
+    the normal estimate beyond both thresholds (the noncentral t when
+    min_effect is 0, without its numerical limits).  What a reader needs
+    to read a '~': how large a change the run could have marked."""
     if n < 2 or not sd > 0:
         return NAN
-    df = n - 1
+    df, se, delta = n - 1, sd / math.sqrt(n), math.log1p(effect)
     crit = float(stats.t.ppf(1 - alpha / m / 2, df))
-    nc = abs(math.log1p(effect)) / (sd / math.sqrt(n))
-    return float(stats.nct.sf(crit, df, nc) + stats.nct.cdf(-crit, df, nc))
+    up, down = math.log1p(min_effect), math.log1p(-min_effect)
+
+    def at(u):	# u: the chi-square of the sample variance
+        h = crit * se * math.sqrt(u / df)
+        return stats.chi2.pdf(u, df) * (stats.norm.sf((max(up, h) - delta) / se)
+                                         + stats.norm.cdf((min(down, -h) - delta) / se))
+    lo, hi = stats.chi2.ppf(1e-10, df), stats.chi2.isf(1e-10, df)
+    return float(min(1.0, integrate.quad(at, lo, hi, points=[df], limit=200)[0]))
 
 
 def _picks(L, margin, conf):
@@ -365,16 +373,20 @@ def _columns(per_order, orders):
     return np.column_stack(cols)
 
 
-FLIP_MAX = 0.2	# a rerun gives another order more often than this: UNSTABLE
+FLIP_MAX = 0.3	# a rerun gives another order more often than this: UNSTABLE
 DRAWS = 4000
 
 
 def stable_pick(per_order, margin=0.01, conf=0.95, draws=DRAWS, seed=0):
     """pick_orders() and how often a rerun of the same design (as many
-    boots) would pick another order: each order's boot-paired log
-    difference to the best is taken as normal with its observed mean and
-    sd, draws reruns are simulated from that (the mean's own uncertainty,
-    sd / sqrt(B), included) and picked by the same rule.  Adds
+    boots) would pick another order, from the posterior predictive of a
+    normal model of the boots' log rows: each simulated rerun draws a
+    scale for the boot-to-boot covariance from its chi-square ((B - 1) /
+    chi2(B - 1): the sd of 3 boots is itself uncertain), a mean from the
+    observed one with that uncertainty over sqrt(B), and B boots, every
+    draw a combination of the observed residual rows, so that the orders
+    keep their joint spread (they share the best's noise); each rerun is
+    picked by the same rule.  Adds
     "best_flip" and "rec_flip" (the share of reruns that pick another
     order), "best_stable" and "rec_stable" (that share at most FLIP_MAX;
     None below 3 boots, whose one degree of freedom says nothing of the
@@ -394,13 +406,15 @@ def stable_pick(per_order, margin=0.01, conf=0.95, draws=DRAWS, seed=0):
     if n < 3:
         res.update(none_)
         return res
-    d = L - L[:, [orders.index(res["best"])]]
-    mu = d.mean(0)
-    with np.errstate(invalid="ignore"):
-        sd = np.where(np.ptp(d, 0) < TINY, 0.0, d.std(0, ddof=1))
+    ok = np.isfinite(L).all(0)
+    R = np.where(ok, L - np.where(ok, L, 0).mean(0), 0.0)	# residual rows
     rng = np.random.default_rng(seed)
-    m = mu + rng.standard_normal((draws, len(orders))) * sd / math.sqrt(n)
-    reruns = m[:, None, :] + rng.standard_normal((draws, n, len(orders))) * sd
+    scale = np.sqrt((n - 1) / rng.chisquare(n - 1, draws))[:, None, None]
+
+    def rows(k):	# k rows of N(0, scale^2 * the rows' covariance) a draw
+        return rng.standard_normal((draws, k, n)) @ R / math.sqrt(n - 1) * scale
+    mean = np.where(ok, L, NAN).mean(0) + rows(1)[:, 0, :] / math.sqrt(n)
+    reruns = mean[:, None, :] + rows(n)
     b, r = _picks(reruns, margin, conf)
     for what, got, k in (("best", b, "best"), ("rec", r, "recommended")):
         share = np.bincount(got, minlength=len(orders)) / draws

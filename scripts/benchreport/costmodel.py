@@ -16,8 +16,10 @@ def cells(rows):
     of 3 not at all, a least-squares fit over runs by as much as it
     weighs."""
     by = {}
+    one = len({r["boot"] for r in rows}) == 1	# then its reps are the blocks
     for r in rows:
-        by.setdefault((r["boot"], r["workload"], r["order"]), []).append(r)
+        b = ("rep", r["rep"]) if one else r["boot"]
+        by.setdefault((b, r["workload"], r["order"]), []).append(r)
     return [dict(boot=b, workload=w, order=o,
                  **{k: float(np.median([r[k] for r in rs]))
                     for k in ("ns", "minflt", "fa_mapped", "majflt")})
@@ -30,7 +32,9 @@ def cost_model(st, label, rows, what):
     least squares in each boot on its cells (cells(): the median of each
     workload and order's runs); the estimate is the mean of the boots'
     coefficients, its 95% interval the t interval over boots
-    (benchstats.mean_diff), boots as the replicate as everywhere else.
+    (benchstats.mean_diff), boots as the replicate as everywhere else (one
+    boot: its repetitions; a block whose design is rank-deficient is
+    left out).
     When the data cannot separate b and c, fits what they can: only c if
     minflt does not vary, only b if fa_mapped does not, their
     combination if they move together; d only where majflt moves apart
@@ -101,12 +105,12 @@ def cost_model(st, label, rows, what):
     xs = np.abs(x).max(axis=0)
     xs[xs == 0] = 1
     ys = max(float(np.abs(y).max()), 1.0)
-    bi = np.array([r["boot"] for r in rows])
+    bi = [r["boot"] for r in rows]
     coefs, fit = [], np.full(len(rows), np.nan)
-    for b in st.boots[label]:
-        on = bi == b
-        if not on.any():
-            continue
+    for b in dict.fromkeys(bi):
+        on = np.array([x == b for x in bi])
+        if np.linalg.matrix_rank(x[on]) < x.shape[1]:
+            continue	# a lever that does not move in this block: no fit
         beta = np.linalg.lstsq(x[on] / xs, y[on] / ys, rcond=None)[0] * ys / xs
         coefs.append(beta[len(wls):])
         fit[on] = x[on] @ beta
@@ -118,7 +122,8 @@ def cost_model(st, label, rows, what):
     for j, name in enumerate(names):
         mean = bs.mean_diff([c[j] for c in coefs], 0.95)
         res[name] = (mean.est, mean.lo, mean.hi)
-    if any(res[n][2] < 0 for n in names):
+    if any(res[n][2] < 0 or (res[n][2] != res[n][2] and res[n][0] < 0)
+           for n in names):
         # A cost below zero: what drives the figure is not in the model
         # (I/O for a cold file; for exec, not its own faults).
         res["note"] = ((res.get("note") + "; ") if res.get("note") else "") + \

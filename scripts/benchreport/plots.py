@@ -191,7 +191,7 @@ plot '{dat}' using ($0-0.12):2:3:4:xtic(1) with yerrorbars pt 7 title '{hl}', \\
                  f"unmarked = not; colour: the ratio on a log scale, "
                  f"saturated beyond x{SATURATE:g} either way")
         if Cmp.flag:
-            title += "\\nCONTROL MOVED: every verdict is suspect"
+            title += "\\nCONTROL MOVED (placebo or anon): every verdict is suspect"
         ytics = ", ".join(f'"{n}" {y}' for y, (_, _, n) in enumerate(rows))
         xtics = ", ".join(f'"{o}" {x}' for x, o in enumerate(cols))
         gp = f"""

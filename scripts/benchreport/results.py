@@ -82,7 +82,8 @@ def machine_summary(rep, perf, recs, fits, pooled, ctl, done, bad, mods,
         c, e = ctl["overall"]
         out["control"] = {"kind": "placebo", "order": ctl["order"],
                           "verdict": ctl["verdict"], "holds": ctl["holds"],
-                          "cells": len(ctl["cells"]), "margin": AB_MARGIN,
+                          "cells": len(ctl["cells"]), "bad_cells": ctl["bad_cells"],
+                          "boots": ctl["boots"], "margin": AB_MARGIN,
                           "conf": AB_CONF, "overall": c.json() | {"tost": tost(e)},
                           "per_cell": [{"workload": w, "threads": t} | x.json()
                                        for w, t, x in ctl["cells"]]}

@@ -541,9 +541,12 @@ class Text:
                 f"{c.ratio_text()} ({c.chg():+.2f}%, p {c.p:.2g}; "
                 f"{AB_CONF:.0%} [{fmt_ratio(e.lo)}, {fmt_ratio(e.hi)}]); its "
                 f"largest cell {w} ({who(w, t)}) {cw.ratio_text()}, descriptive")
+        what += (f"; {ctl['boots']} boots; {ctl['bad_cells']} cell(s) shown "
+                 f"to differ by {MIN_EFFECT:.0%} or more (Holm over the cells)")
         said = {"holds": f"placebo holds: {what}, equivalent within {m}",
-                "moves": f"placebo FAILS: {what}, a change shown (p < "
-                         f"{ALPHA:g} or outside {m}); every verdict is "
+                "moves": f"placebo FAILS: {what}; a change of at least "
+                         f"{MIN_EFFECT:.0%} shown (p < {ALPHA:g}), overall or "
+                         f"in a cell, or one outside {m}; every verdict is "
                          f"flagged '{FLAG}'",
                 "inconclusive": f"placebo inconclusive: {what}, neither a "
                                 f"change nor equivalence within {m} shown"}
@@ -710,8 +713,12 @@ class Text:
         for t, x in cal.get("pooled", {}).items():
             if not x["n"]:
                 continue
-            out += para(f"Pooled over {x['runs']} A/A run(s) with this type, "
-                        f"this one among them: {names.get(t, t)}: {r(x)}", "  ")
+            mine = bool(cal.get(t, {}).get("n"))
+            out += para(f"Pooled over {x['runs']} A/A run(s) with this type"
+                        + (", this one among them" if mine else ", not this one")
+                        + f" (each its own design and code; rows share boots, "
+                        f"so the interval is a guide): {names.get(t, t)}: {r(x)}",
+                        "  ")
         out += para(f"The placebo arm, both labels: its cells (default order"
                     f" run twice, paired p < {ALPHA} unadjusted): "
                     f"{r(cal['placebo_cells_unadjusted'])}; its overall test "
@@ -747,6 +754,10 @@ class Text:
             flips = [(a + b) / 2 for a, b in (x["flip"] for x in rows)
                      if a == a and b == b]
             lo, hi = bs.clopper_pearson(len(rows) - same, len(rows))
+            agree = [x for x in rows if x["A"] == x["B"]]
+            alarms = sum(s is False for x in agree for s in x["stable"])
+            misses = sum(s is True for x in rows if x["A"] != x["B"]
+                         for s in x["stable"])
             out += para(f"Split halves, {what} order ({self.r.label}'s own "
                         f"against {other}'s): the same for {same} of "
                         f"{len(rows)} workloads"
@@ -757,7 +768,11 @@ class Text:
                            f"{hi * len(rows):.1f}])" if flips else "")
                         + f"; of the {len(both)} marked stable in both, "
                         f"{len(bad)} differ"
-                        + (": the stability mark FAILED there" if bad else ""),
+                        + (": the stability mark FAILED there" if bad else "")
+                        + f"; marks: {alarms} UNSTABLE of {2 * len(agree)} "
+                        f"where the halves agree (false alarms), {misses} "
+                        f"stable of {2 * (len(rows) - len(agree))} where "
+                        "they differ (misses)",
                         "  ")
         return out
 
@@ -1060,7 +1075,8 @@ class Text:
         cols = r.orders[1:]
         out = []
         if Cmp.flag:
-            out += para("CONTROL MOVED: every verdict of this report is "
+            out += para("CONTROL MOVED (the placebo arm failed, or the anon "
+                        "control moved): every verdict of this report is "
                         "suspect, the overview's too (the tables flag them "
                         f"'{Cmp.flag}'; the header says why).")
         out += para(f"At a glance: {r.u['name']}, each order's ratio to "

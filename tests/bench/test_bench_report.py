@@ -80,7 +80,8 @@ def make_sweep(out, name, boots=3, reps=3, orders=range(7), seed=1,
                 if placebo is not None and 4 in orders and w != "anon":
                     m, pages, mapped, calls, fa, dist, unread = counts(w, t, 4)
                     fig = 20e6 if w == "mmap-pread-seq@huge" else 5e6 + 1800 * m + 550 * fa
-                    fig *= placebo * math.exp(boff + bo_p + prng.normal(0, run))
+                    f = placebo.get(w, 1.0) if isinstance(placebo, dict) else placebo
+                    fig *= f * math.exp(boff + bo_p + prng.normal(0, run))
                     rows.append([w, t, 4, "placebo", rep, m, 0, int(fig), pages,
                                  mapped, calls, fa, 70000, int(fig * 0.07),
                                  dist, unread])
@@ -217,6 +218,15 @@ class Report(unittest.TestCase):
         self.assertEqual(doc["summary"]["control"]["kind"], "placebo")
         self.assertEqual(doc["summary"]["control"]["verdict"], "moves")
         self.assertTrue(all(c["mark"].endswith("!") for c in cmps(doc)))
+
+    def test_placebo_fails_on_one_cell(self):
+        # 5% in one cell, none elsewhere: the mean over cells hides it,
+        # Holm over the cells does not
+        p = make_sweep(self.dir, "p", placebo={"sparse": 1.05})
+        text, doc = report(self.dir, [("patched", p)])
+        ctl = doc["summary"]["control"]
+        self.assertEqual(ctl["verdict"], "moves", ctl)
+        self.assertIn("1 cell(s) shown to differ", text)
 
     def test_placebo_holds(self):
         # no difference, a 0.2% boot x cell term: shown within +-1%

@@ -268,6 +268,16 @@ class Compare(unittest.TestCase):
                                    np.ones(5)).p < 0.05 / 4 for _ in range(2000))
         self.assertAlmostEqual(hits / 2000, bs.power_paired(0.03, 0.01, 5, 4),
                                delta=0.04)
+        # with the 1% a '*' needs: 3 boots, sd 0.05%, a family of 9, a
+        # true 1% change is marked about half the time, not always
+        ms = [bs.paired_ratio(np.exp(rng.normal(math.log(1.01), 0.0005, 3)),
+                              np.ones(3)) for _ in range(4000)]
+        seen = np.mean([r.p < 0.05 / 9 and r.est >= 1.01 for r in ms])
+        self.assertAlmostEqual(bs.power_paired(0.01, 0.0005, 3, 9, 0.05, 0.01),
+                               seen, delta=0.04)
+        self.assertGreater(bs.power_paired(0.01, 0.0005, 3, 9), 0.95)
+        # no crash where scipy's noncentral t aborts (nc ~ 1e5)
+        self.assertAlmostEqual(bs.power_paired(0.05, 1e-6, 3, 1), 1.0)
 
     def test_pct_text(self):
         # the summary's cell: %chg, then its interval in % (lo before hi)
