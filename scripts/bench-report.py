@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""Turn fault-around sweep runs into the report of make bench (bench v3).
+"""Turn fault-around sweep runs into the report of make bench (bench v4).
 
 usage: bench-report.py --out DIR [--meta KEY=VALUE]... [--aa] LABEL=RUNS.csv[,RUNS.csv]...
        bench-report.py --out DIR --from RESULTS_DIR [--meta KEY=VALUE]... [--aa]

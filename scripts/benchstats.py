@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The bench's one estimator: boots as the replicate (bench v3).
+"""The bench's one estimator: boots as the replicate (bench v4).
 
 Imported by bench-report.py (every ratio, interval and mark of make
 bench's report) and by the PRESSURE=1 report; tests in

@@ -43,4 +43,23 @@ for p in "${files[@]}"; do
 		fail=1
 	fi
 done
+# What a reviewer reads first stays short (issue 44): the cover letter at
+# most 120 lines, each upstream changelog at most 60 (Subject to ---);
+# the method and tables belong in the lab's docs.
+cover=$PATCHES/cover-letter.txt
+if [ $# = 0 ] && [ -f "$cover" ]; then
+	n=$(wc -l < "$cover")
+	if [ "$n" -le 120 ]; then
+		printf 'ok    %s: %d lines\n' "${cover#"$TOP"/}" "$n"
+	else
+		printf 'FAIL  %s: %d lines, more than 120\n' "${cover#"$TOP"/}" "$n"
+		fail=1
+	fi
+	for p in $(series_patches); do
+		n=$(awk '/^Subject:/ { s = 1; next } s && /^---$/ { print c; exit } s { c++ }' "$p")
+		[ "${n:-0}" -le 60 ] && continue
+		printf 'FAIL  %s: changelog of %d lines, more than 60\n' "$(basename "$p")" "$n"
+		fail=1
+	done
+fi
 exit $fail

@@ -49,7 +49,7 @@ class Text:
 
     def header(self, ncmp, ctl=None, calib=None, power=None):
         u, st = self.r.u, self.r.st
-        out = ["Fault-around sweep (bench v3)"]
+        out = ["Fault-around sweep (bench v4)"]
         out += [f"  {k}: {v}" for k, v in self.r.meta.items()
                 if v and k not in ("default_order", "perf")]
         out.append(f"  default_order: {self.r.default}" + (
