@@ -25,7 +25,7 @@
 #          report says which)
 #   CLOCK=icount (the figure counts guest instructions) or CLOCK=wall
 #   MODCOST=1 also measures mod_faultaround (not loaded, idle, 256
-#          overrides)
+#          overrides); x86_64 only
 #   AB=1 compares the patched kernel with the unpatched base, both built
 #        without KUnit (kernel.sh release and base), into build/bench-ab/;
 #        with KUNIT=m, both with CONFIG_KUNIT=m instead (release-kunit-m,
@@ -46,7 +46,8 @@
 #        else the current setting only (the report says which); each run
 #        under perf stat (PERF_EVENTS) where that works here, else the
 #        report says why not; with POLICY=adaptive (a kernel with
-#        patch 14), the kernel's policy too, into build/bench-native-adaptive/
+#        patch 14), the kernel's policy too, into build/bench-native-adaptive/;
+#        with FOLIOS=1, -folios appended (build/bench-native-folios/)
 #   PRESSURE=1 runs the readers under memory pressure instead: hotcold
 #        (a hot set re-read, a cold stream that pushes it out, on ext4)
 #        and hotscan (the same reading one stream page in 4) in a cgroup
@@ -55,7 +56,8 @@
 #        build/bench-pressure/ (or build/bench-pressure-<guest>/ with
 #        GUEST= or ARCH=), reported by scripts/pressure-report.py: the
 #        reclaim counts per order, and what fault-around saves against
-#        what reclaim costs; LIMIT=<MiB> sets memory.max (sweep.sh -M);
+#        what reclaim costs; LIMIT=<MiB> sets memory.max (sweep.sh -M;
+#        by default half the file);
 #        with GUEST=arm64-*, CPU=max boots QEMU's max CPU, whose hardware
 #        Access flag makes the prefaulted PTEs old (into
 #        build/bench-pressure-<guest>-max/): the contrast with
@@ -79,7 +81,7 @@
 #        numbers a cover letter may quote
 #   REPORT=1 boots nothing: it reports the runs kept in the mode's
 #        directory again, with this commit's report (the header names
-#        both commits); the single-kernel modes only
+#        both commits); not with AB=1, AA=1 or NATIVE=1
 #   QUICK=1 a smoke sweep (orders 0-4, 1 boot, 16 MiB) into
 #           build/bench-quick/, which fails unless the results have the
 #           expected shape (scripts/bench-shape.py)
@@ -98,7 +100,11 @@
 #        (lib.sh's GUESTS: 4KiB and 64KiB pages; arm: 4KiB only), one
 #        after the other, each into build/bench-<guest>/, with a 60 MiB
 #        file;
-#        GUEST=<guest> picks one (make bench GUEST=arm64-64k)
+#        GUEST=<guest> picks one (make bench GUEST=arm64-64k): arm64-4k,
+#        arm64-64k (virt, cortex-a57, 3 GiB), ppc64le-4k, ppc64le-64k
+#        (pseries, power9, hash MMU: orders 0-8 with 64KiB pages), arm
+#        (ARMv7 LPAE, cortex-a15, one CPU, so one task); always TCG;
+#        QUICK, AB, AA, NATIVE, POSTED and the module are x86_64's
 . "$(dirname "$0")/lib.sh"
 
 # The guest(s): make bench ARCH= runs itself once per guest.  ARCH is
