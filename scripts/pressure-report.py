@@ -51,6 +51,7 @@ from collections import defaultdict
 import numpy as np
 
 import benchstats as bs
+from benchreport.fmt import fit
 
 CONF = 0.95
 ALPHA = 0.05
@@ -317,36 +318,43 @@ def main():
         for group in TABLES:
             fields = [(f, n) for f, n in group if f == "chg" or any(
                 per_boot(cells[(w, o)], f) is not None for o in present)]
-            if not fields:
-                continue
-            p("  order " + "".join(f"{n:>{max(len(n), 14) + 2}}" for _, n in fields))
-            for o in present:
-                vals = []
-                for f, n in fields:
-                    v = fig.get((w, o)) if f == "ns" else per_boot(cells[(w, o)], f)
-                    width = max(len(n), 14) + 2
-                    if f == "chg":
-                        # Its mark is its own test's: net (limited) or
-                        # saves (unlimited), the same null L(o) = L(0).
-                        r = fams["ratio"].get((w, o))
-                        base = w[:-len(UNLIMITED)] if w.endswith(UNLIMITED) else w
-                        fam = "saves" if w.endswith(UNLIMITED) else "net"
-                        x = "baseline" if o == 0 else "-" if r is None else \
-                            f"{r.chg():+.2f}% {mark((fam, base, o))}"
-                        vals.append(f"{x:>{width}}")
-                        continue
-                    if v is None:
-                        vals.append(f"{'-':>{width}}")
-                        continue
-                    m, lo, hi, _ = mean_t(v)
-                    d = 3 if f == "ns" else 0
-                    h = (hi - lo) / 2 if hi == hi else math.nan
-                    vals.append(f"{fmt(m, d) + ' +-' + fmt(h, d):>{width}}")
-                    results["cells"].append({"workload": w, "order": o, "field": f,
-                                             "mean": m, "lo": lo, "hi": hi,
-                                             "boots": [float(x) for x in v]})
-                p(f"  {o:>5} " + "".join(vals))
-            p("")
+            # As many columns a table as fit 100, each under the orders.
+            chunks = []
+            for f, n in fields:
+                wide = 8 + sum(max(len(x), 14) + 2 for _, x in chunks[-1]) \
+                    if chunks else 100
+                if wide + max(len(n), 14) + 2 > 100:
+                    chunks.append([])
+                chunks[-1].append((f, n))
+            for fields in chunks:
+                p("  order " + "".join(f"{n:>{max(len(n), 14) + 2}}" for _, n in fields))
+                for o in present:
+                    vals = []
+                    for f, n in fields:
+                        v = fig.get((w, o)) if f == "ns" else per_boot(cells[(w, o)], f)
+                        width = max(len(n), 14) + 2
+                        if f == "chg":
+                            # Its mark is its own test's: net (limited) or
+                            # saves (unlimited), the same null L(o) = L(0).
+                            r = fams["ratio"].get((w, o))
+                            base = w[:-len(UNLIMITED)] if w.endswith(UNLIMITED) else w
+                            fam = "saves" if w.endswith(UNLIMITED) else "net"
+                            x = "baseline" if o == 0 else "-" if r is None else \
+                                f"{r.chg():+.2f}% {mark((fam, base, o))}"
+                            vals.append(f"{x:>{width}}")
+                            continue
+                        if v is None:
+                            vals.append(f"{'-':>{width}}")
+                            continue
+                        m, lo, hi, _ = mean_t(v)
+                        d = 3 if f == "ns" else 0
+                        h = (hi - lo) / 2 if hi == hi else math.nan
+                        vals.append(f"{fmt(m, d) + ' +-' + fmt(h, d):>{width}}")
+                        results["cells"].append({"workload": w, "order": o, "field": f,
+                                                 "mean": m, "lo": lo, "hi": hi,
+                                                 "boots": [float(x) for x in v]})
+                    p(f"  {o:>5} " + "".join(vals))
+                p("")
 
     fig_unit = unit.split(" (")[0]
     for b in bases:
@@ -416,7 +424,7 @@ def main():
                               for k in ("saves", "extra", "net")} for o in net[b]}
         p("")
     adaptive_goal(adapt, cells, fig, meta, scale, fig_unit, p, results)
-    text = "\n".join(out)
+    text = "\n".join(x for line in out for x in fit(line))
     print(text)
     with open(f"{a.out}/results.json", "w") as f:
         json.dump(null_nan(results), f, indent=1)

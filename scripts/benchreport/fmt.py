@@ -35,9 +35,18 @@ def fmt_ratio(x):
     return f"{x:.4f}" if x < 10 else f"{x:.2f}" if x < 1000 else f"{x:.0f}"
 
 
-def table_row(out, name, vals, lw=26, cw=17):
-    """A line of a table: its name, then a column per order."""
-    out.append(name.ljust(lw) + "".join(v.rjust(cw) for v in vals))
+def table(out, rows, lw=26, cw=17, width=100):
+    """A table of (name, a value per order) rows, in blocks of as many
+    orders as fit width, each block under all the row names: a 10-order
+    table is three blocks of 4, 4 and 2 that a terminal shows unwrapped."""
+    n = max(len(v) for _, v in rows)
+    k = max(1, (width - lw) // cw)
+    for i in range(0, n, k):
+        if i:
+            out.append("")
+        for name, vals in rows:
+            out.append((name.ljust(lw) + "".join(
+                v.rjust(cw) for v in vals[i:i + k])).rstrip())
 
 
 def fit(line, width=100):

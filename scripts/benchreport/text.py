@@ -13,7 +13,7 @@ from .data import (CONF, ALPHA, MIN_EFFECT, AB_CONF, AB_MARGIN,
 from .compare import Cmp
 from .costmodel import cost_text
 from .fmt import (fit, fmt_fig, fmt_int, fmt_ratio, fmt_short, para,
-                  table_row, who)
+                  table, who)
 
 
 class Text:
@@ -215,9 +215,10 @@ class Text:
         u = self.r.u
         cols, cells, base = tb["cols"], tb["cells"], self.r.orders[0]
         out.append(self.title(tb))
+        rows = []
 
         def row(name, vals):
-            table_row(out, name, vals)
+            rows.append((name, vals))
 
         row("order", [f"{o} (baseline)" if o == base else str(o) for o in cols])
         get = {o: cells[o] for o in cols}
@@ -279,6 +280,7 @@ class Text:
                  else f"jobs' latency {u['unit']}")
         if any(get[o]["fixed_ns"] for o in cols):
             row(fixed, [fmt_fig(get[o]["fixed_ns"] * sc) for o in cols])
+        table(out, rows)
         out.append("")
 
     def perf_line(self):
@@ -331,11 +333,12 @@ class Text:
                         "machine's PMU does not expose them.", "  ")
 
         def row(name, vals):
-            table_row(out, name, vals, 38, 22)
+            rows.append((name, vals))
 
         for pt in ptabs:
             cols, cells = pt["cols"], pt["cells"]
             out.append(self.title(tables[(pt["workload"], pt["threads"])]))
+            rows = []
             row("order", [str(o) for o in cols])
             for e in self.r.perf["counted"]:
                 c0 = cells[cols[0]][e]
@@ -350,6 +353,7 @@ class Text:
                 if e.endswith("faults") and c0["per"] == "run":
                     row("  the timed work's faults",
                         [fmt_int(cells[o]["faults"]) for o in cols])
+            table(out, rows, 38, 22)
             out.append("")
 
     def render_costs(self, fits, pooled, out):
@@ -1036,7 +1040,9 @@ class Text:
                                    n["fits"], n["pooled"], n["ctl"], cross,
                                    n["mods"], n["abl"], n["adapt"],
                                    n["margins"])
-        return out
+        # Every line fits a 100-column terminal: prose wraps under its
+        # indent; the tables are in blocks of orders already.
+        return [x for line in out for x in fit(line)]
 
     def cross_line(self, done, bad, out):
         """The cross-check's verdict, appended to out with the runs that
@@ -1089,9 +1095,10 @@ class Text:
                     f"(more than {bs.FLIP_MAX:.0%} of simulated reruns pick "
                     "another); - where no order "
                     "applies (the controls) or none was picked.")
-        ww = max([len(w) + 1 for w in r.workloads] + [26])
-        out.append(f"  {'workload':{ww}}{'best':>5}{'rec':>5} "
-                   + "".join(f"{o:>7}" for o in cols))
+        # The names' width, no more: 9 orders of a 25-letter name fit 100.
+        ww = max([len(w) for w in r.workloads] + [10])
+        lead = f"  {'workload':{ww}}{'best':>5}{'rec':>5}"
+        rows = [(lead, [str(o) for o in cols])]
 
         def picks(rec):
             if "best" not in rec or no_order(rec["workload"]):
@@ -1103,14 +1110,14 @@ class Text:
             rec, ts = recs.get(w, {}), r.threads[w]
             if len(ts) > 1:	# the picks are over the thread counts
                 b, c = picks(rec)
-                out.append(f"  {w:{ww}}{b:>5}{c:>5}")
+                rows.append((f"  {w:{ww}}{b:>5}{c:>5}", []))
             for t in ts:
                 cells = n["tables"][(w, t)]["cells"]
                 name = w if len(ts) == 1 else f"    {who(w, t)}"
                 b, c = picks(rec) if len(ts) == 1 else ("", "")
-                out.append(f"  {name:{ww}}{b:>5}{c:>5} " + "".join(
-                    f"{self.short(cells.get(o, {}).get('ratio')):>7}"
-                    for o in cols))
+                rows.append((f"  {name:{ww}}{b:>5}{c:>5}", [
+                    self.short(cells.get(o, {}).get("ratio")) for o in cols]))
+        table(out, rows, len(lead), 7)
         out.append("")
         return out
 

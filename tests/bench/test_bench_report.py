@@ -158,6 +158,21 @@ def cmps(doc):
     return found
 
 
+def table_rows(text, name):
+    """Row `name` of each workload's table, its values from all the
+    table's blocks of orders joined (a table is its title line, which
+    ends '... per order)', and blocks until the next unindented line
+    that is neither a row nor blank)."""
+    tables, cur = [], None
+    for ln in text.splitlines():
+        if not ln[:1].isspace() and "per order" in ln:
+            cur = []
+            tables.append(cur)
+        elif cur is not None and ln.startswith(name):
+            cur += ln[len(name):].split()
+    return [t for t in tables if t]
+
+
 class Report(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
@@ -169,7 +184,10 @@ class Report(unittest.TestCase):
     def test_plain_sweep(self):
         text, doc = report(self.dir, [("patched", make_sweep(self.dir, "p"))])
         self.assertIn("Statistics (scripts/benchstats.py)", text)
-        self.assertIn("all ", text.split("Cross-check")[1].split("\n")[0])
+        cross = text.split("Cross-check")[1].split("\n\n")[0]
+        self.assertRegex(" ".join(cross.split()), r"\): all [\d,]+ runs")
+        # Every line fits a 100-column terminal, the tables in blocks.
+        self.assertLessEqual(max(map(len, text.splitlines())), 100)
         self.assertNotIn("CONTROL MOVED", text)
         self.assertNotIn("PLACEBO FAILED", text)
         self.assertRegex(text, r"within its question's family \(\d+ families")
@@ -193,8 +211,7 @@ class Report(unittest.TestCase):
         self.assertIn("unread (mapped, not read)", text)
         # pages per fault: sparse maps its window, a PMD-mapped huge
         # file a page table's worth (as counts() makes them)
-        per = [ln.split()[4:] for ln in text.splitlines()
-               if ln.startswith("  per fault, median (max)")]
+        per = table_rows(text, "  per fault, median (max)")
         self.assertIn([x for o in range(7)
                        for x in (f"{2 ** o:.2f}", f"({2 ** o:.2f})")], per)
         huge = f"{P / (P // 512):.2f}"

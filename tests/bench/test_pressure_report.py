@@ -71,6 +71,8 @@ class AdaptiveGoal(unittest.TestCase):
                 self.assertEqual(a["refaults"]["verdict"], refaults)
                 self.assertIn({True: "meets the goal",
                                False: "MISSES the goal"}[goal], text)
+                # A 100-column terminal shows it: tables split by columns.
+                self.assertLessEqual(max(map(len, text.splitlines())), 100)
 
     def test_unmapped_old(self):
         # patch 14's count, where the runs have it: order 4's 21,605
