@@ -2,6 +2,7 @@
 """The report's text, from Report's numbers: the header, the tables,
 the cost model, the recommendations, the control, the module cost, the
 A/B, the calibration, the adaptive policy and the summary."""
+import math
 from collections import defaultdict
 
 import benchstats as bs
@@ -875,6 +876,33 @@ class Text:
             if "to_each" in a:
                 out.append(f"    {a['policy']} / order: " + ", ".join(
                     f"{o}: {c.ratio_text()}" for o, c in a["to_each"].items()))
+        for policy in dict.fromkeys(a["policy"] for a in adapt):
+            out.append(self.adaptive_total(
+                [a for a in adapt if a["policy"] == policy]))
+
+    @staticmethod
+    def adaptive_total(rows):
+        """A policy's rows in one line: against the best fixed order the
+        geometric mean and the worst ratio, the rows not within ADAPT_BEST
+        of it, and the goals missed."""
+        r = [a for a in rows if a["to_best"].est == a["to_best"].est]
+        if not r:
+            return f"  {rows[0]['policy']}: no row to sum up"
+        gm = math.exp(sum(math.log(a["to_best"].est) for a in r) / len(r))
+        worst = max(r, key=lambda a: a["to_best"].est)
+        far = [a for a in r if a["best_verdict"].startswith("NOT")]
+        missed = [a for a in r if False in (a.get("goal"), a.get("below_best"),
+                                            a.get("beats_all"))]
+
+        def names(xs):
+            return ", ".join(f"{a['workload']}/{a['threads']}" for a in xs)
+        return (f"  {rows[0]['policy']} over its {len(r)} rows, against the "
+                f"best fixed order: geometric mean {gm:.4f}, worst "
+                f"{worst['to_best'].est:.4f} ({worst['workload']}/"
+                f"{worst['threads']}); NOT within {ADAPT_BEST:.0%}: {len(far)}"
+                + (f" ({names(far)})" if far else "")
+                + f"; goals missed: {len(missed)}"
+                + (f" ({names(missed)})" if missed else ""))
 
     def render_summary(self, recs, fits, pooled, ctl, cross, mods, abl,
                        adapt, margins=()):

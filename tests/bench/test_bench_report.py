@@ -376,6 +376,17 @@ class Report(unittest.TestCase):
         # the best order are those orders' (seq is best at the top, 6)
         self.assertGreater(seq["madvise"]["vs_best"]["ratio"], 1.5)
         self.assertAlmostEqual(seq["ramp"]["vs_best"]["ratio"], 1, delta=0.01)
+        # each policy's line over its rows: the geometric mean and the
+        # worst of its ratios to the best order, from the JSON's rows
+        flat = " ".join(text.split())
+        for p in ("adaptive", "madvise", "ramp"):
+            r = [x["vs_best"]["ratio"] for x in doc["summary"]["adaptive"]
+                 if x["policy"] == p]
+            gm = math.exp(sum(map(math.log, r)) / len(r))
+            self.assertIn(f"{p} over its {len(r)} rows, against the best "
+                          f"fixed order: geometric mean {gm:.4f}, worst "
+                          f"{max(r):.4f}", flat)
+        self.assertRegex(flat, r"madvise over its \d+ rows[^;]*; NOT within \d+%: [1-9]")
 
     def test_wall_names_the_accelerator(self):
         p = make_sweep(self.dir, "p", orders=(0, 4), reps=2)
