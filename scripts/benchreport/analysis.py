@@ -352,6 +352,11 @@ class Report:
                 a["equiv_verdict"] = {
                     "inside": f"equivalent to off within +-{ADAPT_MARGIN:.0%}",
                     "outside": "different", None: "inconclusive"}[e.side]
+        if a["from"] != 4 and 4 in tb["orders"]:
+            # Against 64 KiB on 4 KiB pages too where the cap is another.
+            a["to_order4"] = self.family.add(
+                st.ratio(ka, self.key(w, t, 4)),
+                "the adaptive policy against order 4")
         per_page(a, c)
         if base_name(w) == "sparse" and "per_page" in a:
             a["goal"] = a["per_page"] <= SPARSE_GOAL

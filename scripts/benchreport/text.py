@@ -801,7 +801,8 @@ class Text:
             f"the best is picked from the same runs).  default = order "
             f"{starts}, the global order the policies ran at, their cap (the "
             f"kernel's default unless make bench CAP= set it), marked "
-            f"as in the header.  pages/read = pages mapped per distinct page "
+            f"as in the header; where that is not 4, 'vs order 4' too (the "
+            f"generic 64 KiB with 4 KiB pages), marked the same way.  pages/read = pages mapped per distinct page "
             f"read where the runs count those, else pages/touched, per page "
             f"touched (repeats count; exec, dynexec: per program start): Rss,"
             f" or where there is none, faults + fa-mapped (the median over "
@@ -846,6 +847,8 @@ class Text:
                  f"{b.ratio_text()} {b.chg():+.2f}%, {self.flag(a['best_verdict'])}; ")
             s += (f"vs default {a['from']} {a['to_default'].text()}"
                   if "to_default" in a else f"default {a['from']} not swept")
+            if "to_order4" in a:
+                s += f"; vs order 4 {a['to_order4'].text()}"
             if "per_page" in a:
                 s += (f"; pages/{a['per']} {fmt_ratio(a['per_page'])} "
                       f"({a['pages_kind']})")

@@ -58,7 +58,7 @@ def counts(w, t, o):
 
 def make_sweep(out, name, boots=3, reps=3, orders=range(7), seed=1,
                inter=0.002, run=0.001, boot_sd=0.02, effect=None,
-               extra=False, placebo=1.0):
+               extra=False, placebo=1.0, cap=4):
     """Write out/runs-<name>-b<N>.csv, one per boot; returns their paths.
     effect: {(workload, order): factor} on top of the cost model.  extra:
     also the adaptive policy's runs (as order 5's, at default order 4)
@@ -101,12 +101,12 @@ def make_sweep(out, name, boots=3, reps=3, orders=range(7), seed=1,
                     # The baselines: order 0's runs and order 6's, as
                     # copies (no draw: the other rows stay as they were).
                     if extra and o in (0, 6):
-                        rows.append([w, t, 4, "madvise" if o == 0 else "ramp"]
+                        rows.append([w, t, cap, "madvise" if o == 0 else "ramp"]
                                     + rows[-1][4:])
                         continue
                     if not extra or o != 5:
                         continue
-                    rows.append([w, t, 4, "adaptive"] + rows[-1][4:])
+                    rows.append([w, t, cap, "adaptive"] + rows[-1][4:])
                     if w != "seq":
                         continue
                     for setup, k in (("mod-off", 1), ("mod-idle", 1.0005),
@@ -387,6 +387,32 @@ class Report(unittest.TestCase):
                           f"fixed order: geometric mean {gm:.4f}, worst "
                           f"{max(r):.4f}", flat)
         self.assertRegex(flat, r"madvise over its \d+ rows[^;]*; NOT within \d+%: [1-9]")
+
+    def test_adaptive_against_order_4_under_another_cap(self):
+        # capped at 6, the policy's line says order 4 as well: its runs
+        # are order 5's, so adaptive / order 4 is order 5's own ratio
+        text, doc = report(self.dir, [("patched", make_sweep(
+            self.dir, "p", extra=True, cap=6))])
+        seq = next(x for x in doc["summary"]["adaptive"]
+                   if x["workload"] == "seq" and x["policy"] == "adaptive")
+        self.assertEqual(seq["default_order"], 6)
+        # from the runs: each boot's median at 5 over its median at 4
+        fig = [k for k in doc["runs"][0] if k.endswith("_insn")
+               and not k.startswith(("fixed", "teardown"))][0]
+        logs = []
+        for boot in sorted({r["boot"] for r in doc["runs"]}):
+            med = {o: np.median([r[fig] for r in doc["runs"]
+                                 if (r["boot"], r["workload"], r["threads"],
+                                     r["order"], r["setup"]) ==
+                                 (boot, "seq", 1, o, "sweep")]) for o in (4, 5)}
+            logs.append(math.log(med[5] / med[4]))
+        self.assertAlmostEqual(seq["vs_order_4"]["ratio"],
+                               math.exp(sum(logs) / len(logs)), places=6)
+        self.assertIn("vs order 4", text)
+        # at the default cap, 4, its 'vs default 4' is that line already
+        text, doc = report(self.dir, [("patched", make_sweep(
+            self.dir, "q", extra=True))])
+        self.assertNotIn("vs order 4", text)
 
     def test_wall_names_the_accelerator(self):
         p = make_sweep(self.dir, "p", orders=(0, 4), reps=2)
