@@ -1011,7 +1011,7 @@ class Text:
                        f"boots, TOST {AB_CONF:.0%} verdicts, "
                        "workload/threads@order):")
             out.append("  " + self.verdict_groups(abl))
-        return [x for line in out for x in fit(line)]
+        return out	# report() fits every line to 100 columns
 
     @staticmethod
     def verdict_groups(items, most=6):
