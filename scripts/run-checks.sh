@@ -29,21 +29,30 @@ nonempty=0
 for lane in "${lanes[@]}"; do [ -z "$lane" ] || nonempty=$((nonempty + 1)); done
 [ "$nonempty" -gt 1 ] || lanes=(" ${all[*]}")
 
-# run_lane <n> <targets>: each check's verdict and time, a line each, to
-# $logs/.lane-<n>; progress on stderr.
+# cpu_ticks <pid>: the CPU time (user and system, clock ticks) of the
+# process's waited-for children so far (proc(5), cutime and cstime).
+cpu_ticks() {
+	awk '{ print $16 + $17 }' "/proc/$1/stat"
+}
+hz=$(getconf CLK_TCK)
+
+# run_lane <n> <targets>: each check's verdict, time and CPU time, a line
+# each, to $logs/.lane-<n>; progress on stderr.  The CPU time is what a
+# make test budget is spent in: two lanes share two cores.
 run_lane() {
-	local t start verdict out=$logs/.lane-$1
+	local t start cpu verdict me=$BASHPID out=$logs/.lane-$1
 	: > "$out"
 	for t in $2; do
 		log "check $t (log: $logs/$t.log)"
-		start=$SECONDS
+		start=$SECONDS cpu=$(cpu_ticks "$me")
 		if [ ${#lanes[@]} -eq 1 ]; then
 			make --no-print-directory -C "$TOP" "$t" 2>&1 | tee "$logs/$t.log"
 		else
 			make --no-print-directory -C "$TOP" "$t" > "$logs/$t.log" 2>&1
 		fi && verdict=PASS || verdict=FAIL
 		[ ${#lanes[@]} -eq 1 ] || log "check $t: $verdict ($((SECONDS - start))s)"
-		printf '%s %s %d\n' $verdict "$t" $((SECONDS - start)) >> "$out"
+		printf '%s %s %d %d\n' $verdict "$t" $((SECONDS - start)) \
+			$((($(cpu_ticks "$me") - cpu) / hz)) >> "$out"
 	done
 }
 
@@ -64,8 +73,8 @@ for p in "${pids[@]}"; do wait "$p" || true; done
 
 passed=0 failed=0 summary=()
 for t in "${all[@]}"; do
-	verdict='' secs=0
-	read -r verdict _ secs < <(cat "$logs"/.lane-* | awk -v t="$t" '$2 == t { print; exit }') || true
+	verdict='' secs=0 cpu=0
+	read -r verdict _ secs cpu < <(cat "$logs"/.lane-* | awk -v t="$t" '$2 == t { print; exit }') || true
 	verdict=${verdict:-FAIL}
 	if [ "$verdict" = PASS ]; then
 		passed=$((passed + 1))
@@ -77,7 +86,7 @@ for t in "${all[@]}"; do
 			tail -n 40 "$logs/$t.log" 2>/dev/null || echo "(no log: it did not run)"
 		}
 	fi
-	summary+=("$(printf '%-5s %-16s %4ds' "$verdict" "$t" "$secs")")
+	summary+=("$(printf '%-5s %-16s %5ds %6ds CPU' "$verdict" "$t" "$secs" "${cpu:-0}")")
 done
 echo
 echo "== summary"
