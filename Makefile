@@ -20,10 +20,7 @@ BACKPORT := backport-bisect backport-kunit backport-boot
 # the checks that leave a core idle much of their time, then the
 # backport's, whose kernels even the two out.  No build directory is in
 # both.
-# x86_64's kernel in make test is the debug one (boot-debug runs the
-# same suite as boot-normal, under KASAN, UBSAN, lockdep and kmemleak):
-# the normal one is make bench's, which builds it (Documentation/checks.rst).
-TESTS_BUILD := kunit module-check $(filter-out boot-normal,$(BOOT)) bench-quick
+TESTS_BUILD := kunit module-check $(BOOT) bench-quick
 TESTS_BESIDE := apt-test accel-test ccache-test bench-stats checkpatch sparse \
 	coccicheck bisect cross fastpath upstream $(BACKPORT)
 
@@ -131,10 +128,9 @@ bench-report: deps
 		$(abspath $(FROM)),$(abspath $(wildcard Documentation/results/aa-*))),--pool $(d))) | \
 		tee "$$out/report.txt"'
 
-# make bench QUICK=1 on the debug kernel: the smoke sweep that make test
-# runs, on the x86_64 kernel make test builds.
+# make bench QUICK=1: the smoke sweep that make test runs.
 bench-quick: tree
-	@QUICK=1 KERNEL=debug $(S)/bench.sh
+	@QUICK=1 $(S)/bench.sh
 
 backport-bisect:
 	@$(MAKE) --no-print-directory BASE=6.12 bisect

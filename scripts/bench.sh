@@ -86,8 +86,7 @@
 #        both commits); not with AB=1, AA=1 or NATIVE=1
 #   QUICK=1 a smoke sweep (orders 0-4, 1 boot, 16 MiB) into
 #           build/bench-quick/, which fails unless the results have the
-#           expected shape (scripts/bench-shape.py); KERNEL=debug runs it
-#           on the debug kernel (make test's bench-quick)
+#           expected shape (scripts/bench-shape.py)
 #   CAP=<order> with POLICY=adaptive: the policies run at that global
 #        order, their cap (9: uncapped with 4KiB pages), into
 #        build/bench-adaptive-cap<order>/ (build/bench-<guest>-adaptive-cap<order>/)
@@ -152,13 +151,6 @@ if [ "${PRESSURE:-0}" = 1 ]; then
 elif [ -n "${CPU:-}" ]; then
 	die "CPU=$CPU: PRESSURE=1's only"
 fi
-# make test's bench-quick: the x86_64 kernel make test builds (debug).
-# The shape check counts faults, which no debug option changes.
-case ${KERNEL:-normal} in
-normal) ;;
-debug) [ "${QUICK:-0}" = 1 ] || die "KERNEL=debug: QUICK=1's only" ;;
-*) die "KERNEL must be normal or debug (QUICK=1), not '$KERNEL'" ;;
-esac
 if [ "$GUEST" != x86_64 ]; then
 	[ "${QUICK:-0}${AB:-0}${AA:-0}${NATIVE:-0}${POSTED:-0}" = 00000 ] ||
 		die "QUICK=1, AB=1, AA=1, NATIVE=1 and POSTED=1 are x86_64's: not with GUEST=$GUEST"
@@ -193,7 +185,6 @@ if [ "${QUICK:-0}" = 1 ]; then
 	ORDERS=${ORDERS:-0 1 2 3 4} REPS=${REPS:-3} MIB=${MIB:-16} BOOTS=${BOOTS:-1}
 	WORKLOADS=${WORKLOADS:-seq sparse mmap-pread-seq anon}
 	out=$BUILD/bench-quick
-	variant=${KERNEL:-normal}
 elif [ "${NATIVE:-0}" = 1 ]; then
 	out=$BUILD/bench-native BOOTS=1
 	[ "$POLICY" = off ] || out=$out-adaptive
