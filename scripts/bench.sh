@@ -463,7 +463,7 @@ native() {
 	# The ext4 image holds the file: memory/16, as sweep.sh picks it.
 	[ "$MIB" != auto ] ||
 		MIB=$(awk '/^MemTotal:/ { print int($2 / 1024 / 16 / 2) * 2 }' /proc/meminfo)
-	bench_ext4_image "$bin/ext4.img" $((MIB + MIB / 8 + 32))
+	lab_ext4_image "$bin/ext4.img" $((MIB + MIB / 8 + 32))
 	tmp=$(mktemp -d -p /dev/shm)	# sweep.sh empties it on exit
 	if perf_check "$bin"; then
 		perf=(-p "$PERF_EVENTS")

@@ -5,7 +5,8 @@
 # the static test and benchmark programs, the series' kselftest, and the
 # sweep, built for the guest's architecture (lib.sh's GUESTS), and the
 # module with its KUnit suite when module.sh built them.  Only the x86_64
-# guests have the module's test program, fa-modtest.  With "bench",
+# guests have the module's test program, fa-modtest.  Without "bench",
+# a second archive holds the kselftest's ext4 image.  With "bench",
 # print the bench's initramfs instead: the same with a second archive
 # appended (the kernel unpacks both) that holds what only make bench
 # needs: fa-bench linked dynamically with its ld.so and libc, an ext4
@@ -88,8 +89,17 @@ for ko in mod_faultaround mod_faultaround_test; do
 	mod=$BUILD/mod$BASE_SUFFIX/$variant/src/$ko.ko
 	[ ! -f "$mod" ] || echo "file /lib/$ko.ko $mod 0644 0 0" >> "$out/initramfs.list"
 done
-"$kout/usr/gen_init_cpio" "$out/initramfs.list" | gzip -n -1 > "$out/initramfs.cpio.gz"
+"$kout/usr/gen_init_cpio" "$out/initramfs.list" | gzip -n -1 > "$out/initramfs-base.cpio.gz"
 if [ "${2:-}" != bench ]; then
+	# The kselftest's ext4 (init mounts it): its folio tests' file, 4
+	# folios of at most 2MiB, and room; not in the bench's archive,
+	# whose guests it would take memory from.  4KiB blocks, not the
+	# small profile's 1KiB: ext4's largest folio is 2048 blocks, and
+	# the tests' folios are 2MiB.
+	lab_ext4_image "$out/ext4-test.img" 32 -b 4096
+	{ cat "$out/initramfs-base.cpio.gz"
+	  echo "file /ext4-test.img $out/ext4-test.img 0644 0 0" |
+		"$kout/usr/gen_init_cpio" - | gzip -n -1; } > "$out/initramfs.cpio.gz"
 	echo "$out/initramfs.cpio.gz"
 	exit 0
 fi
@@ -123,7 +133,7 @@ if [ "${BENCH_FIO:-0}" = 1 ]; then
 fi
 # The @ext4 workloads' file system: room for the default file (1/16 of
 # the guest's 1 GiB) and more.
-bench_ext4_image "$out/ext4.img" "${BENCH_IMAGE_MIB:-128}"
+lab_ext4_image "$out/ext4.img" "${BENCH_IMAGE_MIB:-128}"
 rm -f "$out/toolchain.img"
 if [ "${BENCH_BUILD:-0}" = 1 ]; then
 	[ -z "$cross" ] || die "BENCH_BUILD=1: the build rows are the x86_64 guest's"
@@ -142,6 +152,6 @@ fi
 	done <<< "$libs" | sort -u
 	while read -r lib host; do echo "file $lib $(readlink -f "$host") 0755 0 0"; done <<< "$libs"
 } > "$out/initramfs-bench.list"
-{ cat "$out/initramfs.cpio.gz"; "$kout/usr/gen_init_cpio" "$out/initramfs-bench.list" | gzip -n -1; } \
+{ cat "$out/initramfs-base.cpio.gz"; "$kout/usr/gen_init_cpio" "$out/initramfs-bench.list" | gzip -n -1; } \
 	> "$out/initramfs-bench.cpio.gz"
 echo "$out/initramfs-bench.cpio.gz"

@@ -68,13 +68,13 @@ geometry() { awk -v n="$1" '$1 == n { print $2, $3; f = 1 } END { exit !f }' <<<
 # (initramfs.sh) and natively (bench.sh NATIVE=1).
 LAB_CFLAGS="-O2 -Wall -Wextra -Werror -pthread"
 
-# bench_ext4_image <image> <MiB>: the file system of make bench's @ext4
-# workloads, for a loop device.  Initialized in full: a lazy init would
-# write in the background of the runs.
-bench_ext4_image() {
+# lab_ext4_image <image> <MiB> [mke2fs options]: an ext4 for a loop
+# device: make bench's @ext4 workloads' and the kselftest's.  Initialized
+# in full: a lazy init would write in the background of the runs.
+lab_ext4_image() {
 	rm -f "$1"
 	/sbin/mke2fs -q -F -t ext4 -E lazy_itable_init=0,lazy_journal_init=0 \
-		"$1" "$2M" >/dev/null
+		"${@:3}" "$1" "$2M" >/dev/null
 }
 
 # The boot lab's accelerator, in three parts that qemu-run.sh chains and
