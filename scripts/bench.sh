@@ -74,9 +74,7 @@
 #        WORKLOADS=heldout, large-folios.rst's held-out workloads;
 #        with BOUND=1, each order also with vm.fault_around_bound=1 in
 #        the same boots (sweep.sh -c), into build/bench-folios-bound/,
-#        and scripts/bound-report.py's comparison in bound.txt;
-#        BOUND_WITH=<results dir> of another such run (at the orders
-#        this one skips: ORDERS=) joins its cells to the comparison
+#        and scripts/bound-report.py's comparison in bound.txt
 #   POSTED=1 sweeps the upstream patches alone, as make send posts them:
 #        no lab patch and no KUnit (kernel.sh release-p<N>, N the last
 #        upstream patch), into build/bench-posted/ (x86_64 only); the
@@ -140,8 +138,6 @@ case ${BOUND:-0} in
 	die "BOUND=1: with FOLIOS=1 only (not POLICY=adaptive or NATIVE=1)" ;;
 *) die "BOUND must be 0 or 1, not '$BOUND'" ;;
 esac
-[ -z "${BOUND_WITH:-}" ] || { [ "${BOUND:-0}" = 1 ] && [ -f "$BOUND_WITH/results.json" ]; } ||
-	die "BOUND_WITH=$BOUND_WITH: with BOUND=1, a results directory (no $BOUND_WITH/results.json)"
 [ "${FOLIOS:-0}" = 0 ] ||
 	[ "${QUICK:-0}${AB:-0}${AA:-0}${POSTED:-0}${PRESSURE:-0}" = 00000 ] ||
 	die "FOLIOS=1: not with QUICK=1, AB=1, AA=1, POSTED=1 or PRESSURE=1"
@@ -566,7 +562,6 @@ python3 "$TOP/scripts/$report" --out "$out" \
 		--meta "kernel=$kernel" --meta "qemu=$accel ${QEMU_OPTS:-}" \
 		--meta "clock=$CLOCK" --meta "default_order=$default_order" \
 		--meta "commit=$commit" ${runs_commit:+--meta "runs=the boots ran at $runs_commit"} \
-		--meta "sweep=$sizes" "${folios[@]}" \
-		${BOUND_WITH:+--with "$BOUND_WITH/results.json"} "${sets[0]#*=}" | tee "$out/bound.txt"
+		--meta "sweep=$sizes" "${folios[@]}" "${sets[0]#*=}" | tee "$out/bound.txt"
 echo "raw runs and plots: $out/results.csv $out/results.json $out/*.png" >&2
 [ "${QUICK:-0}" != 1 ] || python3 "$TOP/scripts/bench-shape.py" "$out/results.csv"

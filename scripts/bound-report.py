@@ -2,8 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """vm.fault_around_bound=1 against 0, from make bench FOLIOS=1 BOUND=1.
 
-usage: bound-report.py --out DIR [--meta KEY=VALUE]... [--with RESULTS.json]...
-                       RUNS.csv[,RUNS.csv]...
+usage: bound-report.py --out DIR [--meta KEY=VALUE]... RUNS.csv[,RUNS.csv]...
 
 sweep.sh -c runs every order twice in each repetition, shuffled with the
 others: setup "sweep" with vm.fault_around_bound=0 ("whole": 7.3 maps a
@@ -33,12 +32,6 @@ has its 95% interval below 0 at every order below the largest folio
 order of the file; 2, seq@ext4-ra, one thread, at the 64KiB window:
 bound against whole equivalent within +-1% (TOST).  A missed goal is
 reported, never an error.  Prints the text and writes DIR/bound.json.
-
---with adds the cells of another such run (its results.json, as make
-bench writes it), each still compared within its own boots: a run at
-the orders this one skipped completes goal 1.  It must have the same
-page size and the same folio sizes for goal 1's files, and no cell of
-this run; the header names its commit and orders.
 """
 import argparse
 import json
@@ -49,7 +42,7 @@ import statistics
 import sys
 
 import benchstats
-from benchreport.data import load, load_results, per_fault, units
+from benchreport.data import load, per_fault, units
 from benchreport.fmt import fit, fmt_int
 
 SETUPS = ("sweep", "bound")
@@ -226,51 +219,16 @@ def goal2(by, meta):
             f"{t.side or 'neither equivalent nor different'} (boots for 80% "
             f"power at this spread: {need or 'more than 1000'})")
 
-def join(g, path, meta):
-    """Add the cells of the run in @path to @g (group()'s), its boots
-    numbered after @g's; exits if it cannot be read with this run's.
-    Returns the header line that names it."""
-    sets, other = load_results(path)
-    rows = [r for _label, rs, _timed in sets[:1] for r in rs]
-    if page_size(other) != page_size(meta):
-        sys.exit(f"bound-report: {path}: page size {page_size(other)}, "
-                 f"not this run's {page_size(meta)}")
-    for w in GOAL1:
-        if other.get(f"folios {w}", "").split(" (")[0] != \
-                meta.get(f"folios {w}", "").split(" (")[0]:
-            sys.exit(f"bound-report: {path}: {w}'s folios differ from this "
-                     f"run's: its cells cannot judge goal 1 with these")
-    first = 1 + max((b for c in g.values() for side in c.values() for b in side),
-                    default=0)
-    boots = sorted({r["boot"] for r in rows})
-    for r in rows:
-        r["boot"] = first + boots.index(r["boot"])
-    theirs = group(rows)
-    both = sorted(set(theirs) & set(g))
-    if both:
-        sys.exit(f"bound-report: {path}: cells in both runs, e.g. "
-                 f"{both[0]}: this report does not pool boots of two runs")
-    g.update(theirs)
-    orders = sorted({o for (_w, _t, o) in theirs})
-    return (f"{path}: orders {' '.join(map(str, orders))}, "
-            f"{len(boots)} boots, commit {other.get('commit', '?')}"
-            f"{', ' + other['runs'] if other.get('runs') else ''}")
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     ap.add_argument("--meta", action="append", default=[])
-    ap.add_argument("--with", dest="others", action="append", default=[],
-                    metavar="RESULTS.json")
     ap.add_argument("runs")
     args = ap.parse_args()
     meta = dict(m.split("=", 1) for m in args.meta if "=" in m)
     u = units(meta.get("clock", "native"), meta.get("qemu"))
     rows, _ = load("bound", args.runs)
     g = group(rows)
-    for n, path in enumerate(args.others, 1):
-        meta[f"with {n}"] = join(g, path, meta)
     by = {k: compare(v["sweep"], v["bound"]) for k, v in g.items()
           if set(v) == set(SETUPS)}
     if not by:

@@ -40,50 +40,26 @@ def row(w, order, setup, rep, rnd, boot, cost=1.0, spread=0.0, over=None,
                 prog_minflt=-1, prog_majflt=-1)
 
 
-META = ["clock=icount", "sweep=file 60 MiB (memory 975 MiB, page 4096 bytes)",
-        "folios sparse@ext4-ra=0:1024 8:14848 (order:pages)"]
-
-
-def boots(orders, seed=5, **kw):
-    """Three boots' runs at @orders: a list of lists of rows."""
-    rnd = random.Random(seed)
-    return [[row(w, o, s, rep, rnd, b, **kw)
-             for rep in (1, 2, 3) for w in ("sparse@ext4-ra", "seq@ext4-ra")
-             for o in orders for s in ("sweep", "bound")] for b in range(3)]
-
-
-def results_json(tmp, orders, meta=META, **kw):
-    """Another run's results.json (make bench's), at @orders."""
-    path = os.path.join(tmp, f"results-{'-'.join(map(str, orders))}.json")
-    fields = {"ns": "icount_insn", "fixed_ns": "fixed_icount_insn",
-              "teardown_ns": "teardown_icount_insn"}
-    runs = [{"label": "patched", "boot": b + 1,
-             **{fields.get(k, k): v for k, v in r.items()}}
-            for b, rows in enumerate(boots(orders, seed=7, **kw)) for r in rows]
-    env = dict(m.split("=", 1) for m in meta)
-    env["commit"] = "0123456789ab"
-    with open(path, "w") as f:
-        json.dump({"environment": env, "runs": runs}, f)
-    return path
-
-
-def report(tmp, orders=ORDERS, others=(), check=True, **kw):
+def report(tmp, orders=ORDERS, **kw):
+    rnd = random.Random(5)
     paths = []
-    for b, rows in enumerate(boots(orders, **kw)):
+    for b in range(3):
+        rows = [row(w, o, s, rep, rnd, b, **kw)
+                for rep in (1, 2, 3) for w in ("sparse@ext4-ra", "seq@ext4-ra")
+                for o in orders for s in ("sweep", "bound")]
         paths.append(os.path.join(tmp, f"runs-b{b}.csv"))
         with open(paths[-1], "w", newline="") as f:
             wr = csv.DictWriter(f, COLUMNS)
             wr.writeheader()
             wr.writerows(rows)
-    p = subprocess.run([sys.executable, SCRIPT, "--out", tmp] +
-                       [a for m in META for a in ("--meta", m)] +
-                       [a for o in others for a in ("--with", o)] +
-                       [",".join(paths)],
-                       capture_output=True, text=True, check=check)
-    if not check:
-        return p
+    meta = ["clock=icount", "sweep=file 60 MiB (memory 975 MiB, page 4096 bytes)",
+            "folios sparse@ext4-ra=0:1024 8:14848 (order:pages)"]
+    out = subprocess.run([sys.executable, SCRIPT, "--out", tmp] +
+                         [a for m in meta for a in ("--meta", m)] +
+                         [",".join(paths)],
+                         capture_output=True, text=True, check=True).stdout
     with open(os.path.join(tmp, "bound.json")) as f:
-        return p.stdout, json.load(f)
+        return out, json.load(f)
 
 
 def goal(js, prefix):
@@ -125,35 +101,6 @@ class BoundReport(unittest.TestCase):
         out, js = run(orders=[o for o in ORDERS if o != 6])
         self.assertIs(goal(js, "1 (sparse@ext4-ra)"), None, out)
         self.assertIn("orders [6] did not run", " ".join(out.split()))
-
-    def test_another_run_completes_goal_1(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            rest = [o for o in ORDERS if o not in (1, 6)]
-            out, js = report(tmp, orders=rest,
-                             others=[results_json(tmp, [1, 6])])
-            self.assertIs(goal(js, "1 (sparse@ext4-ra)"), True, out)
-            self.assertIn("orders 1 6, 3 boots, commit 0123456789ab", out)
-            # Each cell within its own run's boots, none pooled.
-            self.assertEqual(cell(js, "sparse@ext4-ra", 6)["boots"], 3)
-            self.assertEqual(cell(js, "sparse@ext4-ra", 6)["per_fault"]["bound"],
-                             [64, 64])
-            # The other run's page over at order 6 misses goal 1 there.
-            out, js = report(tmp, orders=rest, others=[
-                results_json(tmp, [6], over=(2, 1, 6)), results_json(tmp, [1])])
-            self.assertIs(goal(js, "1 (sparse@ext4-ra)"), False, out)
-            self.assertIn("orders [6]", out)
-
-    def test_another_run_must_match(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            p = report(tmp, orders=[0, 4], check=False,
-                       others=[results_json(tmp, [4, 5])])
-            self.assertNotEqual(p.returncode, 0)
-            self.assertIn("cells in both runs", p.stderr)
-            meta = META[:2] + ["folios sparse@ext4-ra=0:1024 9:14848 (order:pages)"]
-            p = report(tmp, orders=[0, 4], check=False,
-                       others=[results_json(tmp, [5], meta=meta)])
-            self.assertNotEqual(p.returncode, 0)
-            self.assertIn("folios differ", p.stderr)
 
     def test_seq_costing_5_percent_misses_goal_2(self):
         out, js = run(cost=1.05)
