@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """scripts/bound-report.py on synthetic runs: bound against whole is
-paired by boot, and goals 1 and 2 of Documentation/large-folios.rst are
+paired by boot, and goals 1, 2 and 3 of Documentation/large-folios.rst are
 MET, MISSED or NOT JUDGED as the runs say."""
 import csv
 import json
@@ -21,15 +21,18 @@ ORDERS = range(10)	# 4KiB pages: 0 to a page table
 
 
 def row(w, order, setup, rep, rnd, boot, cost=1.0, spread=0.0, over=None,
-        same_unread=None):
+        same_unread=None, control_cost=1.0):
     """One run: a fault maps a folio whole, or its window with the bound
-    (a page more in the run @over = (boot, rep, order)); seq's figure is
-    scaled by @cost when bound, with a boot-to-boot @spread; the bound
-    leaves as much unread as whole at order @same_unread."""
+    (a page more in the run @over = (boot, rep, order)); the figure is
+    scaled by @cost when bound (a control's, page_fault2, a page a fault,
+    by @control_cost), with a boot-to-boot @spread; the bound leaves as
+    much unread as whole at order @same_unread."""
     n = 527 if w.startswith("sparse") else 248
     per = FOLIO if setup == "sweep" else min(FOLIO, 2 ** order)
     per += over == (boot, rep, order) and setup == "bound"
     noise = 1 + rnd.gauss(0, 0.002) + 0.01 * boot	# a boot's offset
+    if w == "page_fault2":
+        per, cost = 1, control_cost
     if setup == "bound":
         noise *= cost * (1 + spread * (boot - 1))
     unread = n * ((FOLIO if order == same_unread else per) - 1)
@@ -40,12 +43,13 @@ def row(w, order, setup, rep, rnd, boot, cost=1.0, spread=0.0, over=None,
                 prog_minflt=-1, prog_majflt=-1)
 
 
-def report(tmp, orders=ORDERS, **kw):
+def report(tmp, orders=ORDERS, controls=(), **kw):
     rnd = random.Random(5)
     paths = []
     for b in range(3):
         rows = [row(w, o, s, rep, rnd, b, **kw)
-                for rep in (1, 2, 3) for w in ("sparse@ext4-ra", "seq@ext4-ra")
+                for rep in (1, 2, 3)
+                for w in ("sparse@ext4-ra", "seq@ext4-ra", *controls)
                 for o in orders for s in ("sweep", "bound")]
         paths.append(os.path.join(tmp, f"runs-b{b}.csv"))
         with open(paths[-1], "w", newline="") as f:
@@ -85,6 +89,7 @@ class BoundReport(unittest.TestCase):
         self.assertEqual(c["per_fault"]["whole"], [FOLIO, FOLIO])
         self.assertLess(c["unread"]["change"]["hi"], 0)
         self.assertIs(goal(js, "1 (stride64k@ext4-ra"), None, out)
+        self.assertIs(goal(js, "3 "), None, out)	# no control ran
         self.assertLessEqual(max(map(len, out.splitlines())), 100)
 
     def test_one_run_one_page_over_misses_goal_1(self):
@@ -114,6 +119,18 @@ class BoundReport(unittest.TestCase):
         out, js = run(spread=0.03)
         self.assertIs(goal(js, "2 "), False, out)
         self.assertIn("neither equivalent nor different", out)
+
+    def test_controls_unchanged_meet_goal_3(self):
+        out, js = run(orders=[4], controls=("page_fault2",))
+        self.assertIs(goal(js, "3 "), True, out)
+        self.assertIn("1 cells equivalent", " ".join(out.split()))
+
+    def test_a_control_2_percent_dearer_misses_goal_3(self):
+        out, js = run(orders=[4], controls=("page_fault2",), control_cost=1.02)
+        self.assertIs(goal(js, "3 "), False, out)
+        self.assertIn("page_fault2 1T order 4: +1.", " ".join(out.split()))
+        fig = cell(js, "page_fault2", 4)["figure"]
+        self.assertTrue(1.01 < fig["lo"] < fig["hi"] < 1.03, fig)
 
 
 if __name__ == "__main__":
