@@ -64,7 +64,10 @@
 #        cortex-a57's young ones; with POLICY=adaptive, the kernel's
 #        adaptive policy beside the orders, into
 #        build/bench-pressure[-<guest>]-adaptive/: the report holds its
-#        refaults, activations and faults against the default order's
+#        refaults, activations and faults against the default order's;
+#        with BOUND=1, each order also with vm.fault_around_bound=1
+#        (into build/bench-pressure[-<guest>]-bound/): the report
+#        judges large-folios.rst's goal 4 where the bound maps less
 #   FOLIOS=1 the large-folio dimension: seq, rand, sparse and
 #        mmap-pread-* on ext4 cached by a sequential read (@ext4-ra),
 #        ext4 cold, and tmpfs huge=never, within_size and always, every
@@ -134,8 +137,10 @@ esac
 case ${FOLIOS:-0} in 0|1) ;; *) die "FOLIOS must be 0 or 1, not '$FOLIOS'" ;; esac
 case ${BOUND:-0} in
 0) ;;
-1) [ "${FOLIOS:-0}" = 1 ] && [ "$POLICY" = off ] && [ "${NATIVE:-0}" = 0 ] ||
-	die "BOUND=1: with FOLIOS=1 only (not POLICY=adaptive or NATIVE=1)" ;;
+1) [ "${FOLIOS:-0}" = 1 ] || [ "${PRESSURE:-0}" = 1 ] ||
+	die "BOUND=1: with FOLIOS=1 or PRESSURE=1"
+   [ "$POLICY" = off ] && [ "${NATIVE:-0}" = 0 ] ||
+	die "BOUND=1: not with POLICY=adaptive or NATIVE=1" ;;
 *) die "BOUND must be 0 or 1, not '$BOUND'" ;;
 esac
 [ "${FOLIOS:-0}" = 0 ] ||
@@ -208,6 +213,7 @@ elif [ "${PRESSURE:-0}" = 1 ]; then
 	out=$BUILD/bench-pressure
 	[ "$GUEST" = x86_64 ] || out=$out-$GUEST
 	[ "$POLICY" = off ] || out=$out-adaptive
+	[ "${BOUND:-0}" = 0 ] || out=$out-bound
 	if [ -n "${CPU:-}" ]; then
 		[[ $GUEST == arm64-* ]] || die "CPU=$CPU: the arm64 guests' only"
 		export QEMU_CPU=$CPU
@@ -557,7 +563,7 @@ python3 "$TOP/scripts/$report" --out "$out" \
 	${perf_meta:+--meta "perf=$perf_meta"} "${folios[@]}" "${aa[@]}" "${sets[@]}" |
 	tee "$out/report.txt"
 # BOUND=1: the same runs, bound against whole.
-[ "${BOUND:-0}" = 0 ] ||
+[ "${BOUND:-0}" = 0 ] || [ "${FOLIOS:-0}" = 0 ] ||
 	python3 "$TOP/scripts/bound-report.py" --out "$out" \
 		--meta "kernel=$kernel" --meta "qemu=$accel ${QEMU_OPTS:-}" \
 		--meta "clock=$CLOCK" --meta "default_order=$default_order" \

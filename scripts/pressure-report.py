@@ -38,6 +38,13 @@ end one of three ways, from fa-bench's look at the page table around
 each read: used (read while mapped), mapped at the end and never read,
 or unmapped (reclaimed) first; never used = fa-mapped - used.
 
+With make bench PRESSURE=1 BOUND=1 (sweep.sh -c: each order also with
+vm.fault_around_bound=1, setup "bound"), goal 4 of
+Documentation/large-folios.rst: where the bound maps fewer pages (faults
+plus fault_around_mapped, lower in every boot), it takes no more
+refaults and activations than whole at the same order, by the
+adaptive goal's test.
+
 Prints the report and writes DIR/results.csv and DIR/results.json.
 """
 import argparse
@@ -67,6 +74,10 @@ ADAPTIVE = "adaptive"
 ADAPT_MARGIN = 0.01
 ADAPT_COUNTS = (("memcg_workingset_refault_file", "refaults"),
                 ("memcg_pgactivate", "activations"), ("faults", "faults"))
+# vm.fault_around_bound=1's runs (sweep.sh -c); goal 4 has no faults in
+# it: a bound maps fewer pages a fault, so takes more faults by design.
+BOUND = "bound"
+BOUND_COUNTS = ADAPT_COUNTS[:2]
 # The columns where fa-bench writes -1 for "not measured" (a kernel
 # without the counters, a cgroup file missing, frames hidden).
 MAYBE = {"fa_calls", "fa_mapped", "distinct", "unread", "hits", "reclaimed_read",
@@ -102,13 +113,15 @@ TABLES = [
 
 def load(paths):
     """{(workload, order): [per-boot list of run dicts]}, boots in order,
-    and the same of the adaptive policy's runs, {workload: [...]}."""
+    the same of the adaptive policy's runs, {workload: [...]}, and of the
+    bound's, {(workload, order): [...]}."""
     cells = defaultdict(lambda: [[] for _ in paths])
     adapt = defaultdict(lambda: [[] for _ in paths])
+    bound = defaultdict(lambda: [[] for _ in paths])
     for b, path in enumerate(paths):
         with open(path, newline="") as f:
             for r in csv.DictReader(f):
-                if r["setup"] not in ("sweep", ADAPTIVE):
+                if r["setup"] not in ("sweep", ADAPTIVE, BOUND):
                     continue
                 row = {k: (v if k in ("workload", "setup") else
                            math.nan if v == "-1" and k in MAYBE else float(v))
@@ -121,11 +134,15 @@ def load(paths):
                 row["never_used"] = fa - hits
                 row["ahead_reclaimed"] = fa - hits - unread
                 row["faults"] = row["minflt"] + row["majflt"]
+                row["pages_mapped"] = row["faults"] + fa
+                key = (row["workload"], int(row["order"]))
                 if r["setup"] == ADAPTIVE:
                     adapt[row["workload"]][b].append(row)
+                elif r["setup"] == BOUND:
+                    bound[key][b].append(row)
                 else:
-                    cells[(row["workload"], int(row["order"]))][b].append(row)
-    return cells, adapt
+                    cells[key][b].append(row)
+    return cells, adapt, bound
 
 
 def per_boot(cell, field):
@@ -191,32 +208,81 @@ def adaptive_goal(adapt, cells, fig, meta, scale, fig_unit, p, results):
         if fa is None:
             continue
         r = bs.paired_ratio(fa / scale, fig[(w, d)], CONF)
-        parts, goal = [], True
         res[w] = {"ratio": [r.est, r.lo, r.hi]}
-        for f, name in ADAPT_COUNTS:
-            a, b = per_boot(adapt[w], f), per_boot(cells[(w, d)], f)
-            if a is None or b is None or len(a) != len(b):
-                parts.append(f"{name} -")
-                goal = None if goal else goal
-                continue
-            m, lo, hi, _ = mean_t(a - b)
-            # +1% of the default's count, and at least one event (the
-            # counts of @unlimited are about 0).
-            lim = max(ADAPT_MARGIN * float(np.mean(b)), 1.0)
-            v = ("no more" if hi == hi and hi <= lim else
-                 "MORE" if lo == lo and lo > lim else "inconclusive")
-            if v == "MORE":
-                goal = False
-            elif v == "inconclusive" and goal:
-                goal = None
-            parts.append(f"{name} {fmt_ci(m, lo, hi)} ({v})")
-            res[w][name] = {"diff": [m, lo, hi], "verdict": v}
-        res[w]["goal"] = goal
+        parts, goal = no_more(adapt[w], cells[(w, d)], ADAPT_COUNTS, res[w])
         ci = (f" [{r.lo:.4f}, {r.hi:.4f}]" if r.lo == r.lo else "")
         p(f"  {w}: {fig_unit} ratio {r.est:.4f}{ci}; "
-          + "; ".join(parts) + ": " + {True: "meets the goal",
-                                       False: "MISSES the goal",
-                                       None: "goal not shown either way"}[goal])
+          + "; ".join(parts) + ": " + GOAL_TEXT[goal])
+    p("")
+
+
+GOAL_TEXT = {True: "meets the goal", False: "MISSES the goal",
+             None: "goal not shown either way"}
+
+
+def no_more(new, base, counts, res):
+    """Each count of @new's runs against @base's, per boot: 'no more'
+    when the 95% interval of the mean difference lies below
+    +ADAPT_MARGIN of @base's count (and at least one event: the counts of
+    @unlimited are about 0), 'MORE' when it lies wholly above, else
+    'inconclusive'; the parts to print and the goal (None: not shown)."""
+    parts, goal = [], True
+    for f, name in counts:
+        a, b = per_boot(new, f), per_boot(base, f)
+        if a is None or b is None or len(a) != len(b):
+            parts.append(f"{name} -")
+            goal = None if goal else goal
+            continue
+        m, lo, hi, _ = mean_t(a - b)
+        lim = max(ADAPT_MARGIN * float(np.mean(b)), 1.0)
+        v = ("no more" if hi == hi and hi <= lim else
+             "MORE" if lo == lo and lo > lim else "inconclusive")
+        if v == "MORE":
+            goal = False
+        elif v == "inconclusive" and goal:
+            goal = None
+        parts.append(f"{name} {fmt_ci(m, lo, hi)} ({v})")
+        res[name] = {"diff": [m, lo, hi], "verdict": v}
+    res["goal"] = goal
+    return parts, goal
+
+
+def bound_goal(bound, cells, p, results):
+    """Goal 4: the bound's runs against whole's at each order, where the
+    bound maps fewer pages in every boot."""
+    keys = [k for k in sorted(bound) if k in cells]
+    if not keys:
+        return
+    p("vm.fault_around_bound=1 against 0 at the same order (goal 4 of "
+      "Documentation/large-folios.rst, fixed before the runs: where the "
+      "bound maps fewer pages, faults + fault_around_mapped lower in every "
+      "boot, no more refaults and activations): per boot, bound - whole, "
+      f"the mean with its {CONF:.0%} interval, 'no more' when its top is at "
+      f"most +{ADAPT_MARGIN:.0%} of whole's mean")
+    res = results["bound"] = {}
+    goal = True
+    for w, o in keys:
+        a, b = per_boot(bound[(w, o)], "pages_mapped"), per_boot(cells[(w, o)], "pages_mapped")
+        r = res.setdefault(w, {})[o] = {}
+        if a is None or b is None or len(a) != len(b):
+            p(f"  {w} order {o}: pages mapped not measured: not judged")
+            goal = None if goal else goal
+            continue
+        less = bool(np.all(a < b))
+        r["pages_mapped"] = [float(np.mean(a)), float(np.mean(b))]
+        head = f"  {w} order {o}: pages mapped {fmt(np.mean(a))} against {fmt(np.mean(b))}"
+        if not less:
+            p(head + ": not fewer in every boot, not judged")
+            continue
+        parts, g = no_more(bound[(w, o)], cells[(w, o)], BOUND_COUNTS, r)
+        if g is False or goal is True:
+            goal = g
+        p(head + "; " + "; ".join(parts))
+    judged = any("goal" in r for x in res.values() for r in x.values())
+    res["goal"] = goal if judged else None
+    p("  goal 4: " + ("NOT JUDGED: the bound mapped fewer pages in no cell"
+                      if not judged else {True: "MET", False: "MISSED",
+                                          None: "NOT SHOWN either way"}[goal]))
     p("")
 
 
@@ -228,7 +294,7 @@ def main():
     a = ap.parse_args()
     meta = dict(m.split("=", 1) for m in a.meta)
     paths = a.sets[0].split("=", 1)[1].split(",")
-    cells, adapt = load(paths)
+    cells, adapt, bound = load(paths)
     boots = len(paths)
     orders = sorted({o for (w, o) in cells})
     icount = meta.get("clock") == "icount"
@@ -424,6 +490,7 @@ def main():
                               for k in ("saves", "extra", "net")} for o in net[b]}
         p("")
     adaptive_goal(adapt, cells, fig, meta, scale, fig_unit, p, results)
+    bound_goal(bound, cells, p, results)
     text = "\n".join(x for line in out for x in fit(line))
     print(text)
     with open(f"{a.out}/results.json", "w") as f:

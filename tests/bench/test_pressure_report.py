@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
-"""scripts/pressure-report.py's adaptive-policy goal (issue 29), on
-synthetic runs: the policy's counts against the default order's, per
-boot, give 'no more', 'MORE' or 'inconclusive', and the goal follows."""
+"""scripts/pressure-report.py's adaptive-policy goal (issue 29) and the
+bound's (goal 4 of Documentation/large-folios.rst), on synthetic runs:
+the counts against the default order's, or whole's, per boot, give 'no
+more', 'MORE' or 'inconclusive', and the goal follows."""
 import csv
 import json
 import os
@@ -24,12 +25,12 @@ COLUMNS = ("workload,threads,order,setup,rep,minflt,majflt,ns,pages,mapped,"
 
 
 def row(w, order, setup, rep, rnd, refault=1600, activate=3700, faults=9000,
-        columns=COLUMNS):
+        columns=COLUMNS, fa_mapped=18000):
     v = dict.fromkeys(columns, 0)
     noise = 1 + rnd.gauss(0, 0.003)
     v.update(workload=w, threads=1, order=order, setup=setup, rep=rep,
              minflt=int(faults * noise), majflt=500, ns=int(8e8 * noise),
-             pages=76800, fa_mapped=18000, hits=17900, unread=80,
+             pages=76800, fa_mapped=fa_mapped, hits=17900, unread=80,
              prog_minflt=-1, prog_majflt=-1,
              memcg_workingset_refault_file=int(refault * noise),
              memcg_pgactivate=int(activate * noise))
@@ -38,7 +39,9 @@ def row(w, order, setup, rep, rnd, refault=1600, activate=3700, faults=9000,
     return [v[c] for c in columns]
 
 
-def report(tmp, columns=COLUMNS, **adapt):
+def report(tmp, columns=COLUMNS, bound=None, **adapt):
+    """@bound: the bound's row's arguments (fa_mapped, refault...): the
+    bound runs at order 4 beside the adaptive ones."""
     rnd = random.Random(3)
     paths = []
     for b in range(3):
@@ -49,6 +52,9 @@ def report(tmp, columns=COLUMNS, **adapt):
                     rows.append(row(w, o, "sweep", rep, rnd, columns=columns))
                 rows.append(row(w, 4, "adaptive", rep, rnd, columns=columns,
                                 **adapt))
+                if bound is not None:
+                    rows.append(row(w, 4, "bound", rep, rnd, columns=columns,
+                                    **bound))
         paths.append(os.path.join(tmp, f"runs-b{b}.csv"))
         with open(paths[-1], "w", newline="") as f:
             csv.writer(f).writerows([columns] + rows)
@@ -57,7 +63,8 @@ def report(tmp, columns=COLUMNS, **adapt):
                           "patched=" + ",".join(paths)],
                          capture_output=True, text=True, check=True).stdout
     with open(os.path.join(tmp, "results.json")) as f:
-        return out, json.load(f)["adaptive"]["hotcold"]
+        js = json.load(f)
+    return out, (js.get("bound") if bound is not None else js["adaptive"]["hotcold"])
 
 
 class AdaptiveGoal(unittest.TestCase):
@@ -84,6 +91,23 @@ class AdaptiveGoal(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             text, _ = report(tmp)
             self.assertNotIn("21,605", text)
+
+
+class BoundGoal(unittest.TestCase):
+    def test_verdicts(self):
+        # Fewer pages mapped: judged; as many refaults is no more, 25%
+        # more is MORE; as many pages mapped: not judged.
+        for bound, goal, verdict in (({"fa_mapped": 9000}, True, "no more"),
+                                     ({"fa_mapped": 9000, "refault": 2000},
+                                      False, "MORE"),
+                                     ({}, None, None)):
+            with tempfile.TemporaryDirectory() as tmp:
+                text, b = report(tmp, bound=bound)
+                self.assertIs(b["goal"], goal, (bound, text))
+                cell = b["hotcold"]["4"]
+                self.assertEqual(cell.get("refaults", {}).get("verdict"), verdict)
+                self.assertIn({True: "goal 4: MET", False: "goal 4: MISSED",
+                               None: "goal 4: NOT JUDGED"}[goal], text)
 
 
 if __name__ == "__main__":
