@@ -25,12 +25,12 @@ COLUMNS = ("workload,threads,order,setup,rep,minflt,majflt,ns,pages,mapped,"
 
 
 def row(w, order, setup, rep, rnd, refault=1600, activate=3700, faults=9000,
-        columns=COLUMNS, fa_mapped=18000):
+        columns=COLUMNS):
     v = dict.fromkeys(columns, 0)
     noise = 1 + rnd.gauss(0, 0.003)
     v.update(workload=w, threads=1, order=order, setup=setup, rep=rep,
              minflt=int(faults * noise), majflt=500, ns=int(8e8 * noise),
-             pages=76800, fa_mapped=fa_mapped, hits=17900, unread=80,
+             pages=76800, fa_mapped=18000, hits=17900, unread=80,
              prog_minflt=-1, prog_majflt=-1,
              memcg_workingset_refault_file=int(refault * noise),
              memcg_pgactivate=int(activate * noise))
@@ -40,7 +40,7 @@ def row(w, order, setup, rep, rnd, refault=1600, activate=3700, faults=9000,
 
 
 def report(tmp, columns=COLUMNS, bound=None, **adapt):
-    """@bound: the bound's row's arguments (fa_mapped, refault...): the
+    """@bound: the bound's row's arguments (faults, refault...): the
     bound runs at order 4 beside the adaptive ones."""
     rnd = random.Random(3)
     paths = []
@@ -95,10 +95,10 @@ class AdaptiveGoal(unittest.TestCase):
 
 class BoundGoal(unittest.TestCase):
     def test_verdicts(self):
-        # Fewer pages mapped: judged; as many refaults is no more, 25%
-        # more is MORE; as many pages mapped: not judged.
-        for bound, goal, verdict in (({"fa_mapped": 9000}, True, "no more"),
-                                     ({"fa_mapped": 9000, "refault": 2000},
+        # Twice the faults (fewer pages a fault): judged; as many
+        # refaults is no more, 25% more is MORE; as many faults: not judged.
+        for bound, goal, verdict in (({"faults": 18000}, True, "no more"),
+                                     ({"faults": 18000, "refault": 2000},
                                       False, "MORE"),
                                      ({}, None, None)):
             with tempfile.TemporaryDirectory() as tmp:
