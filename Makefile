@@ -70,8 +70,8 @@ fastpath: tree
 	@$(S)/fastpath-check.sh
 
 kernel: tree
-	@$(S)/kernel.sh normal
-	@$(S)/kernel.sh debug
+	@$(S)/qemu/kernel.sh normal
+	@$(S)/qemu/kernel.sh debug
 
 # mod_faultaround against both lab kernels (build/mod/<variant>/)
 module: tree
@@ -98,24 +98,24 @@ ccache-test:
 accel-test:
 	@tests/lab/qemu-accel-test.sh
 
-# The bench's statistics (scripts/benchstats.py) and report's parts on
+# The bench's statistics (scripts/bench/benchstats.py) and report's parts on
 # synthetic data: seconds, no QEMU, no tree.
 bench-stats: deps
-	@tests/bench/bench-stats.sh
+	@scripts/bench/tests/bench-stats.sh
 
 boot-test: $(BOOT)
 
 $(BOOT): tree
-	@$(S)/boot-test.sh $(@:boot-%=%)
+	@$(S)/qemu/boot-test.sh $(@:boot-%=%)
 
 # KCSAN (it excludes KASAN): not in make test, see Documentation/boot-lab.rst.
 boot-kcsan: tree
-	@$(S)/boot-test.sh kcsan
+	@$(S)/qemu/boot-test.sh kcsan
 
 # The main job: the fault-around sweep under QEMU (knobs: README,
 # Documentation/benchmarking.rst).
 bench: tree
-	@$(S)/bench.sh
+	@$(S)/bench/bench.sh
 
 # A committed results directory's runs rendered again with today's
 # statistics: no tree, no QEMU (FROM=<dir>; AA=1 for an A/A's, pooled
@@ -123,14 +123,14 @@ bench: tree
 bench-report: deps
 	@[ -n "$(FROM)" ] || { echo "make bench-report: give FROM=<results directory>" >&2; exit 2; }
 	@O="$(O)" bash -c '. $(S)/lib.sh && out=$$BUILD/bench-report/$(notdir $(FROM:/=)) && \
-		mkdir -p "$$out" && python3 $(S)/bench-report.py --from "$(FROM)" \
+		mkdir -p "$$out" && python3 $(S)/bench/bench-report.py --from "$(FROM)" \
 		--out "$$out" $(if $(filter 1,$(AA)),--aa $(foreach d,$(filter-out \
 		$(abspath $(FROM)),$(abspath $(wildcard Documentation/results/aa-*))),--pool $(d))) | \
 		tee "$$out/report.txt"'
 
 # make bench QUICK=1: the smoke sweep that make test runs.
 bench-quick: tree
-	@QUICK=1 $(S)/bench.sh
+	@QUICK=1 $(S)/bench/bench.sh
 
 backport-bisect:
 	@$(MAKE) --no-print-directory BASE=6.12 bisect

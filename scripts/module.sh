@@ -11,7 +11,7 @@ shift
 kdir=$BUILD/out$BASE_SUFFIX/qemu-$variant
 out=$BUILD/mod$BASE_SUFFIX/$variant
 guest=$(guest_of "$variant")
-"$TOP/scripts/kernel.sh" "$variant" >/dev/null
+"$TOP/scripts/qemu/kernel.sh" "$variant" >/dev/null
 module_sources "$out/src"
 # Without the caller's MAKEFLAGS: "make bench O=<dir>" passes O= down
 # there, and kbuild would take <dir> for the kernel's build directory.

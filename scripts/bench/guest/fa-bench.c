@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fa-bench: one run of one fault-around workload.  The driver
- * (tests/bench/sweep.sh) sets the order between runs.
+ * (scripts/bench/guest/sweep.sh) sets the order between runs.
  *
  *   fa-bench -C -f file -m MiB     create the file, all of it in the page cache
  *   fa-bench -w workload -f file [-c] [-t workers] [-s seed] [-P ptes]
@@ -178,10 +178,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../boot/pagemap.h"
-#include "../boot/span.h"
-#include "../boot/vmstat.h"
-#include "../boot/xorshift.h"
+#include "pagemap.h"
+#include "span.h"
+#include "vmstat.h"
+#include "xorshift.h"
 
 #define MAX_WORKERS	256
 #define SPARSE_TOUCHES	512	/* sparse's default: about as many touches */

@@ -12,7 +12,7 @@ size) and "folios <workload>" (the folio sizes, order:pages).
 
 Per workload, thread count and order, each boot is summarised by the
 median of its runs, and bound is compared with whole paired by boot, as
-scripts/benchstats.py does for make bench's report: change = (bound -
+scripts/bench/benchstats.py does for make bench's report: change = (bound -
 whole) / whole, a 95% t interval on B - 1 degrees of freedom, for the
 figure (the clock's: guest instructions under -icount) and the faults;
 the figure's TOST at +-1% from its 90% interval (inside: equivalent

@@ -75,7 +75,7 @@ class Text:
                        + (f", {policy:,} of the adaptive policy" if policy else "")
                        + (f", {base:,} of its baselines" if base else "")
                        + ")" + (", the tables' kernel" if label == self.r.label else ""))
-        out.append("Statistics (scripts/benchstats.py):")
+        out.append("Statistics (scripts/bench/benchstats.py):")
         text = [
             "Each order's figure in the tables is the median over all runs "
             "of all boots (descriptive).",
@@ -422,7 +422,7 @@ class Text:
                     f"means and boot-to-boot spread pick another order, "
                     f"'UNSTABLE' otherwise, with that share and the orders "
                     f"they pick (not assessed below 3 boots; the rule's "
-                    f"calibration: tests/bench/test_benchstats.py and the "
+                    f"calibration: scripts/bench/tests/test_benchstats.py and the "
                     f"A/A's halves).  Then the pages that the recommended order maps "
                     "against the best and the default order (Rss, or "
                     "fa-mapped where there is no Rss), the memory that a "

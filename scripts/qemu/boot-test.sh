@@ -12,7 +12,7 @@
 # (debug, kcsan: the valid value only).  The kcsan kernel's boots fail on
 # a KCSAN report in mod_faultaround or fault-around's code (qemu-run.sh);
 # here, unless KCSAN's selftest passed, and the others are listed.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 variant=${1:?usage: boot-test.sh normal|debug|kcsan|arm64-64k|arm}
 guest=$(guest_of "$variant")
@@ -30,9 +30,9 @@ read -r page_size ptes <<< "$geo"
 module=1 skips=
 [ "$guest" = x86_64 ] || module=kunit
 
-kernel=$("$TOP/scripts/kernel.sh" "$variant" | tail -n1)
+kernel=$("$TOP/scripts/qemu/kernel.sh" "$variant" | tail -n1)
 "$TOP/scripts/module.sh" "$variant" >/dev/null
-initrd=$("$TOP/scripts/initramfs.sh" "$variant" | tail -n1)
+initrd=$("$TOP/scripts/qemu/initramfs.sh" "$variant" | tail -n1)
 # The sanitizer kernels: the debug one (KASAN, lockdep) runs the suite in
 # under 2 min under TCG here, kcsan's too; the limit leaves room for a
 # slower or busier host, and their sysctl boots are one.
@@ -46,7 +46,7 @@ while [ $((1 << (max_order + 1))) -le "$ptes" ]; do max_order=$((max_order + 1))
 default_order=$(sed -n 's/^CONFIG_FAULT_AROUND_ORDER=//p' "$BUILD/out$BASE_SUFFIX/qemu-$variant/.config")
 [ -n "$default_order" ] || die "no CONFIG_FAULT_AROUND_ORDER in the $variant kernel's .config"
 fail=0
-"$TOP/scripts/qemu-run.sh" "$kernel" "$initrd" "boot-$variant" \
+"$TOP/scripts/qemu/qemu-run.sh" "$kernel" "$initrd" "boot-$variant" \
 	fa.page_size="$page_size" fa.ptes="$ptes" fa.max_order=$max_order \
 	fa.default_order="$default_order" fa.module=$module fa.skips="$skips" ||
 	fail=1
@@ -57,7 +57,7 @@ if [ $module = 1 ]; then
 		off) param=debugfs=off ;;
 		lockdown) param=lockdown=integrity ;;
 		esac
-		QEMU_TIMEOUT=$short_timeout "$TOP/scripts/qemu-run.sh" "$kernel" "$initrd" \
+		QEMU_TIMEOUT=$short_timeout "$TOP/scripts/qemu/qemu-run.sh" "$kernel" "$initrd" \
 			"boot-$variant-modload-$want" kunit.enable=0 \
 			fa.mode=modload fa.want=$want fa.page_size="$page_size" \
 			"$param" || fail=1
@@ -74,7 +74,7 @@ $((2 * ptes * page_size))	$default_order	invalid
 0				0		set"
 [ $slow = 0 ] || sysctls=$(head -n1 <<< "$sysctls")
 while read -r value want msg; do
-	QEMU_TIMEOUT=$short_timeout "$TOP/scripts/qemu-run.sh" "$kernel" "$initrd" \
+	QEMU_TIMEOUT=$short_timeout "$TOP/scripts/qemu/qemu-run.sh" "$kernel" "$initrd" \
 		"boot-$variant-sysctl-$value" kunit.enable=0 fa.mode=sysctl \
 		sysctl.vm.fault_around_bytes="$value" fa.want="$want" \
 		fa.msg="$msg" || fail=1

@@ -13,7 +13,7 @@
 # pair has CONFIG_KUNIT=m (make bench AB=1 KUNIT=m): the fault path must
 # not depend on it.  release-p<N> is the release config on the tree with
 # only the first N upstream patches (make bench AB=1 AB_PATCHES=M-N).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 require_tree
 
 variant=${1:?usage: kernel.sh normal|debug|kcsan|release|base|release-kunit-m|base-kunit-m|release-p<N>|<guest>}

@@ -32,7 +32,7 @@ The figure is the runs' ns column, named by the clock: guest
 instructions (icount), wall time under the accelerator of --meta qemu
 (wall) or native time.  The tables print each order's median over all
 runs of all boots (descriptive).  Every ratio, interval and mark comes
-from one estimator, scripts/benchstats.py, with the boot as the
+from one estimator, scripts/bench/benchstats.py, with the boot as the
 replicate: each boot is summarised by the median of its runs of a cell.
 One kernel's orders and setups ran interleaved in the same boots, so a
 comparison new/ref is paired by boot: d_b = log(new's median in boot b)
@@ -82,9 +82,9 @@ distinct and unread (the distinct pages read; the pages mapped at the
 end of a pass but never read, -1 where not measured) add them as rows,
 and pages mapped per distinct page read.
 
-The parts, a module per role, are in scripts/benchreport/ (data,
+The parts, a module per role, are in scripts/bench/benchreport/ (data,
 compare, costmodel, analysis, text, plots, results), each tested on its
-own by tests/bench/test_benchreport.py; this script reads the arguments
+own by scripts/bench/tests/test_report_parts.py; this script reads the arguments
 and ties them together.
 
 The report opens with an overview ("At a glance": every workload's

@@ -13,29 +13,33 @@
 # image of BENCH_IMAGE_MIB (default 128) MiB, and with BENCH_FIO=1 (make
 # bench's fio rows; an x86_64 guest only) Debian's fio and its libraries,
 # some 85 MB that the other workloads' guests need not hold, and with
-# BENCH_BUILD=1 (the build rows; x86_64) scripts/toolchain.sh's image.
-. "$(dirname "$0")/lib.sh"
+# BENCH_BUILD=1 (the build rows; x86_64) scripts/bench/toolchain.sh's image.
+. "$(dirname "$0")/../lib.sh"
 
 variant=${1:?usage: initramfs.sh <kernel.sh variant> [bench]}
 kout=$BUILD/out$BASE_SUFFIX/qemu-$variant
 out=$BUILD/boot$BASE_SUFFIX/$variant
 mkdir -p "$out"
-[ -x "$kout/usr/gen_init_cpio" ] || die "build the $variant kernel first (scripts/kernel.sh $variant)"
+[ -x "$kout/usr/gen_init_cpio" ] || die "build the $variant kernel first (scripts/qemu/kernel.sh $variant)"
 
-# C programs and scripts from tests/: the scripts are init's bench and
-# demo modes, which need the module and fa-bench.
+# C programs and scripts, the tests' and the bench's guest side: the
+# scripts are init's bench and demo modes, which need the module and
+# fa-bench.
 guest=$(guest_of "$variant")
 cross=$(guest_field "$guest" 2)
 cc=${cross}gcc busybox=$(busybox_of "$guest")
-progs=(boot/fa-test boot/fa-modtest bench/fa-bench bench/fa-folios) scripts=(bench/sweep.sh boot/demo.sh)
+progs=(tests/boot/fa-test tests/boot/fa-modtest scripts/bench/guest/fa-bench
+	scripts/bench/guest/fa-folios)
+scripts=(scripts/bench/guest/sweep.sh tests/boot/demo.sh)
 if [ "$guest" != x86_64 ]; then
 	"$TOP/scripts/deps.sh" "$(guest_field "$guest" 4)"
-	progs=(boot/fa-test bench/fa-bench bench/fa-folios) scripts=(bench/sweep.sh)
+	progs=(tests/boot/fa-test scripts/bench/guest/fa-bench scripts/bench/guest/fa-folios)
+	scripts=(scripts/bench/guest/sweep.sh)
 fi
 rm -f "$out"/fa-*
 for prog in "${progs[@]}"; do
 	# shellcheck disable=SC2086 # LAB_CFLAGS is words
-	$cc -static $LAB_CFLAGS -o "$out/${prog#*/}" "$TOP/tests/$prog.c"
+	$cc -static $LAB_CFLAGS -o "$out/${prog##*/}" "$TOP/$prog.c"
 done
 # The series' kselftest, from the patched tree (the harness is the tree's
 # too; it has an unused parameter, hence -Wno-unused-parameter; on
@@ -73,13 +77,13 @@ dir /proc 0755 0 0
 dir /sys 0755 0 0
 dir /tmp 1777 0 0
 file /bin/busybox $busybox 0755 0 0
-file /init $TOP/tests/boot/init 0755 0 0
+file /init $TOP/scripts/qemu/init 0755 0 0
 LIST
 for prog in "${progs[@]}"; do
-	echo "file /bin/${prog#*/} $out/${prog#*/} 0755 0 0"
+	echo "file /bin/${prog##*/} $out/${prog##*/} 0755 0 0"
 done >> "$out/initramfs.list"
 for script in "${scripts[@]}"; do
-	echo "file /bin/${script#*/} $TOP/tests/$script 0755 0 0"
+	echo "file /bin/${script##*/} $TOP/$script 0755 0 0"
 done >> "$out/initramfs.list"
 [ ! -f "$out/fault_around" ] ||
 	echo "file /bin/fault_around $out/fault_around 0755 0 0" >> "$out/initramfs.list"
@@ -109,7 +113,7 @@ fi
 # the program names, or for a foreign guest the cross package's
 # (/usr/<triplet>/lib), in the guest's /lib, where its ld.so looks.
 # shellcheck disable=SC2086 # LAB_CFLAGS is words
-$cc $LAB_CFLAGS -o "$out/fa-bench-dyn" "$TOP/tests/bench/fa-bench.c"
+$cc $LAB_CFLAGS -o "$out/fa-bench-dyn" "$TOP/scripts/bench/guest/fa-bench.c"
 # host_libs <program>: "<guest path> <host path>" of each library it
 # loads, and of its ld.so, where the host has them.
 host_libs() {
@@ -137,13 +141,13 @@ lab_ext4_image "$out/ext4.img" "${BENCH_IMAGE_MIB:-128}"
 rm -f "$out/toolchain.img"
 if [ "${BENCH_BUILD:-0}" = 1 ]; then
 	[ -z "$cross" ] || die "BENCH_BUILD=1: the build rows are the x86_64 guest's"
-	"$TOP/scripts/toolchain.sh" "$variant" "$out/toolchain.img"
+	"$TOP/scripts/bench/toolchain.sh" "$variant" "$out/toolchain.img"
 fi
 {
 	echo "file /bin/fa-bench-dyn $out/fa-bench-dyn 0755 0 0"
 	echo "file /ext4.img $out/ext4.img 0644 0 0"
 	[ -z "$fio" ] || echo "file /bin/fio $fio 0755 0 0"
-	[ -z "$fio" ] || echo "file /bin/fio-own.awk $TOP/tests/bench/fio-own.awk 0644 0 0"
+	[ -z "$fio" ] || echo "file /bin/fio-own.awk $TOP/scripts/bench/guest/fio-own.awk 0644 0 0"
 	[ ! -f "$out/toolchain.img" ] || echo "file /toolchain.img $out/toolchain.img 0644 0 0"
 	while read -r lib host; do
 		[ -f "$host" ] || die "no $host for the guest's $lib"

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""scripts/pressure-report.py's adaptive-policy goal (issue 29) and the
+"""scripts/bench/pressure-report.py's adaptive-policy goal (issue 29) and the
 bound's (goal 4 of Documentation/large-folios.rst), on synthetic runs:
 the counts against the default order's, or whole's, per boot, give 'no
 more', 'MORE' or 'inconclusive', and the goal follows."""
@@ -13,7 +13,7 @@ import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SCRIPT = os.path.join(HERE, "..", "..", "scripts", "pressure-report.py")
+SCRIPT = os.path.join(HERE, "..", "pressure-report.py")
 COLUMNS = ("workload,threads,order,setup,rep,minflt,majflt,ns,pages,mapped,"
            "fa_calls,fa_mapped,fixed_ns,teardown_ns,distinct,unread,"
            "prog_minflt,prog_majflt,hits,reclaimed_read,pgscan,pgsteal,"

@@ -11,7 +11,7 @@
 # bench uses it for -icount), QEMU_MEM sets the guest's memory, QEMU_CPU
 # the arm64 guest's CPU model (cortex-a57 by default, which has no
 # hardware Access flag; max has one).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 kernel=${1:?usage: qemu-run.sh <image> <initramfs> <name> [args]}
 initrd=${2:?}; name=${3:?}; shift 3

@@ -1,11 +1,11 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""The parts of bench-report.py (scripts/benchreport/), one class each:
+"""The parts of bench-report.py (scripts/bench/benchreport/), one class each:
 fmt, data, compare, costmodel, analysis, text, plots and results.  Each
 checks what its part computes on inputs whose answer is known by hand or
-from the synthetic sweep's model (test_bench_report.make_sweep: figure =
+from the synthetic sweep's model (test_report.make_sweep: figure =
 5e6 + 1800 * minflt + 550 * fa_mapped, times noise).  The report end to
-end is test_bench_report.py's.
+end is test_report.py's.
 """
 import csv
 import io
@@ -23,7 +23,7 @@ import numpy as np
 from contextlib import redirect_stdout
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
+sys.path.insert(0, os.path.join(HERE, ".."))
 
 import benchstats as bs	# noqa: E402
 from benchreport import fmt, data, compare, costmodel	# noqa: E402
@@ -31,7 +31,7 @@ from benchreport.analysis import Report	# noqa: E402
 from benchreport.text import Text	# noqa: E402
 from benchreport.plots import Plots	# noqa: E402
 from benchreport import results	# noqa: E402
-import test_bench_report as synth	# noqa: E402
+import test_report as synth	# noqa: E402
 
 
 def sweep_report(tmp, **kw):
@@ -175,7 +175,7 @@ class Data(unittest.TestCase):
                 + job.format(n=2048, mean="181.5", minf=1000, majf=2) + ",\n"
                 + job.format(n=1024, mean="100.25", minf=500, majf=0)
                 + "\n  ]\n}\n")
-        awk = os.path.join(HERE, "fio-own.awk")
+        awk = os.path.join(HERE, "..", "guest", "fio-own.awk")
         with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
             f.write(text)
             f.flush()
@@ -456,7 +456,7 @@ class TextParts(unittest.TestCase):
 
     def test_prose_fits_100_columns(self):
         # Every paragraph is para()'s; only data lines may be longer.
-        start = self.out.index("Statistics (scripts/benchstats.py):")
+        start = self.out.index("Statistics (scripts/bench/benchstats.py):")
         for line in self.out[start:start + 12]:
             self.assertLessEqual(len(line), 100, line)
 

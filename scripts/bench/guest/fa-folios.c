@@ -28,7 +28,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../boot/pagemap.h"
+#include "pagemap.h"
 
 #define MAX_ORDER	20
 

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""Tests of scripts/benchstats.py, the bench's estimator (make bench-stats).
+"""Tests of scripts/bench/benchstats.py, the bench's estimator (make bench-stats).
 
 Hand-checkable cases of each function, against scipy's own tests where
 scipy has one, and a simulation of interval coverage and false-positive
@@ -18,8 +18,7 @@ import numpy as np
 from scipy import stats
 from scipy.special import stdtr
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
-                                "scripts"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 import benchstats as bs  # noqa: E402
 
 

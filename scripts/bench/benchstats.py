@@ -3,7 +3,7 @@
 
 Imported by bench-report.py (every ratio, interval and mark of make
 bench's report) and by the PRESSURE=1 report; tests in
-tests/bench/test_benchstats.py.
+scripts/bench/tests/test_benchstats.py.
 
 Why boots: a boot adds its own offset to every run in it, and each order
 its own boot x order term, so runs within one boot are not independent
@@ -395,7 +395,7 @@ def stable_pick(per_order, margin=0.01, conf=0.95, draws=DRAWS, seed=0):
     quantile (12.7 with 2 boots against 4.3 with 3) moves an interval's
     top by itself, so that rule cried wolf on ratios that every subset
     agreed on; this one is checked against reruns in
-    tests/bench/test_benchstats.py and against the A/A's halves."""
+    scripts/bench/tests/test_benchstats.py and against the A/A's halves."""
     res = pick_orders(per_order, margin, conf)
     orders = sorted(per_order)
     L = _columns(per_order, orders)

@@ -10,7 +10,7 @@ cgroup v2 memory.max below their pages) and hotscan (the same reading
 one stream page in 4), each also as <workload>@unlimited (the same with
 memory.max=max), every order, in several boots (one CSV a boot).
 
-Each boot is the replicate (scripts/benchstats.py): a boot's value for a
+Each boot is the replicate (scripts/bench/benchstats.py): a boot's value for a
 cell (workload, order) is the median of its runs; a count's level is the
 mean of the boots' values with its t interval (B - 1 df); the figure's
 ratios to order 0 are benchstats.paired_ratio's; the figure's

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # make bench: boot the patched lab kernel under QEMU, several times, run
-# the fault-around sweep (tests/bench/sweep.sh) in each boot, and report
-# them (scripts/bench-report.py).
+# the fault-around sweep (scripts/bench/guest/sweep.sh) in each boot, and report
+# them (scripts/bench/bench-report.py).
 #
 # Settings (make variables or environment):
 #   ORDERS=all (0 to a page table) or a list; REPS=3 (per boot); BOOTS=3;
@@ -17,7 +17,7 @@
 #          TASKS="1 2 4" unless set.
 #          fio-read, fio-randread and start-fio are not in the default:
 #          naming one puts fio in the guest (x86_64); nor are build and
-#          rebuild, which put scripts/toolchain.sh's image there (x86_64
+#          rebuild, which put scripts/bench/toolchain.sh's image there (x86_64
 #          guests only); see sweep.sh
 #   THREADS=1 (thread workloads), TASKS="1 2" (mmap-pread-*, fio-*), MIB=<MiB>
 #          (by default sweep.sh picks TASKS and MIB: 1 and the guest's
@@ -54,7 +54,7 @@
 #        v2 memory.max below their pages, and the same without the limit
 #        (<workload>@unlimited), every order, into
 #        build/bench-pressure/ (or build/bench-pressure-<guest>/ with
-#        GUEST= or ARCH=), reported by scripts/pressure-report.py: the
+#        GUEST= or ARCH=), reported by scripts/bench/pressure-report.py: the
 #        reclaim counts per order, and what fault-around saves against
 #        what reclaim costs; LIMIT=<MiB> sets memory.max (sweep.sh -M;
 #        by default half the file);
@@ -77,7 +77,7 @@
 #        WORKLOADS=heldout, large-folios.rst's held-out workloads;
 #        with BOUND=1, each order also with vm.fault_around_bound=1 in
 #        the same boots (sweep.sh -c), into build/bench-folios-bound/,
-#        and scripts/bound-report.py's comparison in bound.txt
+#        and scripts/bench/bound-report.py's comparison in bound.txt
 #   POSTED=1 sweeps the upstream patches alone, as make send posts them:
 #        no lab patch and no KUnit (kernel.sh release-p<N>, N the last
 #        upstream patch), into build/bench-posted/ (x86_64 only); the
@@ -87,7 +87,7 @@
 #        both commits); not with AB=1, AA=1 or NATIVE=1
 #   QUICK=1 a smoke sweep (orders 0-4, 1 boot, 16 MiB) into
 #           build/bench-quick/, which fails unless the results have the
-#           expected shape (scripts/bench-shape.py)
+#           expected shape (scripts/bench/bench-shape.py)
 #   CAP=<order> with POLICY=adaptive: the policies run at that global
 #        order, their cap (9: uncapped with 4KiB pages), into
 #        build/bench-adaptive-cap<order>/ (build/bench-<guest>-adaptive-cap<order>/)
@@ -108,7 +108,7 @@
 #        (pseries, power9, hash MMU: orders 0-8 with 64KiB pages), arm
 #        (ARMv7 LPAE, cortex-a15, one CPU, so one task); always TCG;
 #        QUICK, AB, AA, NATIVE, POSTED and the module are x86_64's
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 # The guest(s): make bench ARCH= runs itself once per guest.  ARCH is
 # ours from here: kernel.sh passes each build its own.
@@ -159,7 +159,7 @@ if [ "$GUEST" != x86_64 ]; then
 fi
 
 # The adaptive policy's held-out workloads (issue 29), written with its
-# goals (scripts/benchreport/data.py) before any constant is tuned.
+# goals (scripts/bench/benchreport/data.py) before any constant is tuned.
 WORKLOADS_HELDOUT="sparse-1g seq-interleaved hot-reuse manymaps-seq
 seq-then-sparse sparse-then-seq"
 # Its version 4's (issue 47; Documentation/adaptive.rst), written with
@@ -352,10 +352,10 @@ variant_flags() {
 # bench and before any boot (boots run at once must not build).
 prepare() {
 	[ -z "${kernels[$1]:-}" ] || return 0
-	kernels[$1]=$("$TOP/scripts/kernel.sh" "$1" | tail -n1)
+	kernels[$1]=$("$TOP/scripts/qemu/kernel.sh" "$1" | tail -n1)
 	[ "$(variant_flags "$1")" = "0 0" ] || "$TOP/scripts/module.sh" "$1" >&2
 	initrds[$1]=$(BENCH_FIO=$fio_rows BENCH_BUILD=$build_rows \
-		"$TOP/scripts/initramfs.sh" "$1" bench | tail -n1)
+		"$TOP/scripts/qemu/initramfs.sh" "$1" bench | tail -n1)
 }
 # boots: sweep() each line "<variant> <name> <boots before> <boots>" of
 # stdin (not a pipe: it sets globals), PAR at a time, after prepare() of
@@ -404,7 +404,7 @@ sweep() {
 	# Under -icount sleep=off an idle guest's clock jumps to its next
 	# timer, seconds at times (the console's "Long readout interval"
 	# lines), between runs: RCU would report each jump as a stall.
-	QEMU_TIMEOUT=${QEMU_TIMEOUT:-3600} "$TOP/scripts/qemu-run.sh" "$kernel" "$initrd" \
+	QEMU_TIMEOUT=${QEMU_TIMEOUT:-3600} "$TOP/scripts/qemu/qemu-run.sh" "$kernel" "$initrd" \
 		"bench-$name" rcupdate.rcu_cpu_stall_suppress=1 fa.mode=bench fa.orders="$(csv_list $ORDERS)" \
 		fa.reps="$REPS" fa.threads="$(csv_list $THREADS)" fa.tasks="$(csv_list $TASKS)" \
 		fa.workloads="$(csv_list $WORKLOADS)" fa.mib="$MIB" \
@@ -456,11 +456,11 @@ native() {
 	local bin=$out/bin perf=() tmp
 	mkdir -p "$bin"
 	# shellcheck disable=SC2086 # LAB_CFLAGS is words
-	gcc -static $LAB_CFLAGS -o "$bin/fa-bench" "$TOP/tests/bench/fa-bench.c"
+	gcc -static $LAB_CFLAGS -o "$bin/fa-bench" "$TOP/scripts/bench/guest/fa-bench.c"
 	# shellcheck disable=SC2086
-	gcc $LAB_CFLAGS -o "$bin/fa-folios" "$TOP/tests/bench/fa-folios.c"
+	gcc $LAB_CFLAGS -o "$bin/fa-folios" "$TOP/scripts/bench/guest/fa-folios.c"
 	# shellcheck disable=SC2086
-	gcc $LAB_CFLAGS -o "$bin/fa-bench-dyn" "$TOP/tests/bench/fa-bench.c"
+	gcc $LAB_CFLAGS -o "$bin/fa-bench-dyn" "$TOP/scripts/bench/guest/fa-bench.c"
 	[ "$(id -u)" = 0 ] || log "not root: the order cannot be set and ext4 and huge tmpfs cannot be mounted"
 	# The ext4 image holds the file: memory/16, as sweep.sh picks it.
 	[ "$MIB" != auto ] ||
@@ -473,7 +473,7 @@ native() {
 	else
 		log "perf stat: $perf_meta"
 	fi
-	sh "$TOP/tests/bench/sweep.sh" -o "$ORDERS" -r "$REPS" -t "$THREADS" -T "$TASKS" \
+	sh "$TOP/scripts/bench/guest/sweep.sh" -o "$ORDERS" -r "$REPS" -t "$THREADS" -T "$TASKS" \
 		-w "$WORKLOADS" -m "$MIB" -b "$bin/fa-bench" -x "$bin/fa-bench-dyn" \
 		-e "$bin/ext4.img" -d "$tmp" "${perf[@]}" ${fio_path:+-F "$fio_path"} \
 		$([ "$POLICY" = off ] || echo -a) \
@@ -552,10 +552,10 @@ kernel=$(uname -r)
 [ "${NATIVE:-0}" = 1 ] || kernel=$(make -s -C "$TREE" kernelversion)
 report=bench-report.py
 [ "${PRESSURE:-0}" != 1 ] || report=pressure-report.py
-python3 "$TOP/scripts/$report" --out "$out" \
+python3 "$TOP/scripts/bench/$report" --out "$out" \
 	--meta "kernel=$kernel" \
 	--meta "base=$(git -C "$TREE" config faultaround.base || echo "$BASE_VERSION")" \
-	--meta "config=scripts/kernel.sh $variants" ${QEMU_CPU:+--meta "cpu=$QEMU_CPU"} \
+	--meta "config=scripts/qemu/kernel.sh $variants" ${QEMU_CPU:+--meta "cpu=$QEMU_CPU"} \
 	--meta "qemu=$accel ${QEMU_OPTS:-}" \
 	--meta "clock=$CLOCK" --meta "default_order=$default_order" \
 	--meta "commit=$commit" ${runs_commit:+--meta "runs=the boots ran at $runs_commit"} \
@@ -564,10 +564,10 @@ python3 "$TOP/scripts/$report" --out "$out" \
 	tee "$out/report.txt"
 # BOUND=1: the same runs, bound against whole.
 [ "${BOUND:-0}" = 0 ] || [ "${FOLIOS:-0}" = 0 ] ||
-	python3 "$TOP/scripts/bound-report.py" --out "$out" \
+	python3 "$TOP/scripts/bench/bound-report.py" --out "$out" \
 		--meta "kernel=$kernel" --meta "qemu=$accel ${QEMU_OPTS:-}" \
 		--meta "clock=$CLOCK" --meta "default_order=$default_order" \
 		--meta "commit=$commit" ${runs_commit:+--meta "runs=the boots ran at $runs_commit"} \
 		--meta "sweep=$sizes" "${folios[@]}" "${sets[0]#*=}" | tee "$out/bound.txt"
 echo "raw runs and plots: $out/results.csv $out/results.json $out/*.png" >&2
-[ "${QUICK:-0}" != 1 ] || python3 "$TOP/scripts/bench-shape.py" "$out/results.csv"
+[ "${QUICK:-0}" != 1 ] || python3 "$TOP/scripts/bench/bench-shape.py" "$out/results.csv"

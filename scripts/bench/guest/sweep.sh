@@ -99,7 +99,7 @@
 # starts fio --version 20 times (-F): a start-up with fio's 64 shared
 # libraries, where dynexec has ld.so and libc.
 #
-# build and rebuild (-B: scripts/toolchain.sh's image, x86_64) run
+# build and rebuild (-B: scripts/bench/toolchain.sh's image, x86_64) run
 # Debian's gcc in a chroot of that image on a loop device, warm: build
 # compiles and links three of the Linux build's host programs with
 # kbuild's commands, rebuild links scripts/kconfig/conf from its objects

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""scripts/bound-report.py on synthetic runs: bound against whole is
+"""scripts/bench/bound-report.py on synthetic runs: bound against whole is
 paired by boot, and goals 1, 2 and 3 of Documentation/large-folios.rst are
 MET, MISSED or NOT JUDGED as the runs say."""
 import csv
@@ -12,7 +12,7 @@ import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SCRIPT = os.path.join(HERE, "..", "..", "scripts", "bound-report.py")
+SCRIPT = os.path.join(HERE, "..", "bound-report.py")
 COLUMNS = ("workload,threads,order,setup,rep,minflt,majflt,ns,pages,mapped,"
            "fa_calls,fa_mapped,fixed_ns,teardown_ns,distinct,unread,"
            "prog_minflt,prog_majflt").split(",")

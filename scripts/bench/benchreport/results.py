@@ -49,7 +49,7 @@ def machine_summary(rep, perf, recs, fits, pooled, ctl, done, bad, mods,
         return {"conf": AB_CONF, "margin": e.margin, "lo": nan(e.lo),
                 "hi": nan(e.hi), "p": nan(e.p), "side": e.side}
 
-    out = {"statistics": {"estimator": "scripts/benchstats.py: boots as the "
+    out = {"statistics": {"estimator": "scripts/bench/benchstats.py: boots as the "
                           "replicate (a boot's median per cell); paired t on "
                           "per-boot log ratios within a kernel, Welch t on the "
                           "boots' median logs between two",

@@ -13,7 +13,7 @@
 # the guest runs them in a chroot (sweep.sh -B), writing to a tmpfs at
 # /fa-out.  The seed's third row, a binutils build, needs sources that
 # no package here holds.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 variant=${1:?usage: toolchain.sh <variant> <image>}
 img=${2:?usage: toolchain.sh <variant> <image>}

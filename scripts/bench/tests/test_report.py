@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """bench-report.py end to end on synthetic sweeps (make bench-stats).
 
-make_sweep() writes one CSV per boot as tests/bench/sweep.sh prints them:
+make_sweep() writes one CSV per boot as scripts/bench/guest/sweep.sh prints them:
 every workload, thread count and order, each repetition's orders
 shuffled, the counters consistent with Rss (the cross-check), the figure
 a cost model times a boot offset, a boot x order term and run noise.
@@ -12,7 +12,7 @@ borderline recommendation is marked unstable, the A/A prints its
 calibration, CLOCK=wall names the accelerator, the new columns show, and
 bench-shape.py still reads results.csv.
 
-    test_bench_report.py --make DIR [--aa]	# just write a sweep into DIR
+    test_report.py --make DIR [--aa]	# just write a sweep into DIR
 """
 import csv
 import json
@@ -26,7 +26,7 @@ import unittest
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SCRIPTS = os.path.join(HERE, "..", "..", "scripts")
+SCRIPTS = os.path.join(HERE, "..")
 REPORT = os.path.join(SCRIPTS, "bench-report.py")
 SHAPE = os.path.join(SCRIPTS, "bench-shape.py")
 COLUMNS = ("workload,threads,order,setup,rep,minflt,majflt,ns,pages,mapped,"
@@ -183,7 +183,7 @@ class Report(unittest.TestCase):
 
     def test_plain_sweep(self):
         text, doc = report(self.dir, [("patched", make_sweep(self.dir, "p"))])
-        self.assertIn("Statistics (scripts/benchstats.py)", text)
+        self.assertIn("Statistics (scripts/bench/benchstats.py)", text)
         cross = text.split("Cross-check")[1].split("\n\n")[0]
         self.assertRegex(" ".join(cross.split()), r"\): all [\d,]+ runs")
         # Every line fits a 100-column terminal, the tables in blocks.
