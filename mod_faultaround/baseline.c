@@ -127,7 +127,7 @@ int mfa_baseline_set(enum mfa_policy policy)
 
 	mutex_lock(&mfa_baseline_lock);
 	if (use && mfa_baseline_now == MFA_POLICY_OFF)
-		err = mfa_hook_get(MFA_HOOK_ORDER);
+		err = mfa_hook_get();
 	if (!err) {
 		bool had = mfa_baseline_now != MFA_POLICY_OFF;
 
@@ -141,7 +141,7 @@ int mfa_baseline_set(enum mfa_policy policy)
 			/* Release: the cleared table before the ramp reads it. */
 			smp_store_release(&mfa_baseline_now, policy);
 		} else if (had) {
-			mfa_hook_put(MFA_HOOK_ORDER);
+			mfa_hook_put();
 		}
 	}
 	mutex_unlock(&mfa_baseline_lock);
@@ -154,7 +154,7 @@ void mfa_baseline_exit(void)
 	mutex_lock(&mfa_baseline_lock);
 	if (mfa_baseline_now != MFA_POLICY_OFF) {
 		WRITE_ONCE(mfa_baseline_now, MFA_POLICY_OFF);
-		mfa_hook_put(MFA_HOOK_ORDER);
+		mfa_hook_put();
 	}
 	mutex_unlock(&mfa_baseline_lock);
 }

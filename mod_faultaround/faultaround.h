@@ -182,20 +182,12 @@ void mfa_overrides_init(void);
 void mfa_overrides_exit(void);
 
 /* policy.c */
-extern const struct fault_around_policy mfa_policy, mfa_policy_order_only;
+extern const struct fault_around_policy mfa_policy;
 
-/* hook.c: who uses the hook, the policy registered for it. */
-enum mfa_hook_use {
-	MFA_HOOK_ORDER,		/* a baseline: the order alone */
-	MFA_HOOK_VMAS,		/* overrides: with ->vma_free(), ->vma_dup() */
-	MFA_HOOK_NR,
-};
-
-void mfa_hook_init(const struct fault_around_policy *vmas,
-		   const struct fault_around_policy *order);
-int mfa_hook_get(enum mfa_hook_use use);
-void mfa_hook_put(enum mfa_hook_use use);
-const struct fault_around_policy *mfa_hook_registered(void);
+/* hook.c */
+void mfa_hook_init(const struct fault_around_policy *policy);
+int mfa_hook_get(void);
+void mfa_hook_put(void);
 
 /* stats.c */
 void mfa_stats_init(void);

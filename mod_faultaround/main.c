@@ -40,7 +40,7 @@ static int __init mfa_init(void)
 		return -EPERM;
 	}
 	mfa_stats_init();
-	mfa_hook_init(&mfa_policy, &mfa_policy_order_only);
+	mfa_hook_init(&mfa_policy);
 	mfa_overrides_init();
 	return mfa_iface_init();
 }

@@ -45,7 +45,7 @@ static void mfa_unregister_if_idle(void)
 {
 	lockdep_assert_held(&mfa_lock);
 	if (mfa_registered && !mfa_setting && !READ_ONCE(mfa_ovs.nr)) {
-		mfa_hook_put(MFA_HOOK_VMAS);
+		mfa_hook_put();
 		mfa_registered = false;
 	}
 }
@@ -62,7 +62,7 @@ static int mfa_set_begin(const char **why)
 	if (err)
 		return err;
 	if (!mfa_registered) {
-		err = mfa_hook_get(MFA_HOOK_VMAS);
+		err = mfa_hook_get();
 		if (err) {
 			*why = "another fault-around policy is registered";
 			goto out;

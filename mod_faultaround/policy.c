@@ -2,8 +2,7 @@
 /*
  * The fault path: the policy that the kernel calls on each read fault
  * that could fault around, and on each VMA it copies and frees: the
- * overrides and the baselines; hook.c registers it while either is in use,
- * without the VMA callbacks while only a baseline is.
+ * overrides and the baselines; hook.c registers it while either is in use.
  */
 #include <linux/mm.h>
 
@@ -36,9 +35,4 @@ const struct fault_around_policy mfa_policy = {
 	.order = mfa_policy_order,
 	.vma_free = mfa_overrides_vma_free,
 	.vma_dup = mfa_overrides_vma_dup,
-};
-
-/* A baseline's: no override to follow as VMAs are freed and copied. */
-const struct fault_around_policy mfa_policy_order_only = {
-	.order = mfa_policy_order,
 };

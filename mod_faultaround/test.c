@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit suite "faultaround": the grammar, one case per rule
- * (tests/parse-kunit.h), the overrides' hash (tests/table-kunit.h), the
- * ramp baseline's step (tests/ramp-kunit.h) and the hook's registration
- * (tests/hook-kunit.h).
+ * (tests/parse-kunit.h), the overrides' hash (tests/table-kunit.h) and the
+ * ramp baseline's step (tests/ramp-kunit.h).
  * The adaptive policy is the kernel's, tested by its own suite
  * (fault_around).  A module of its own,
  * mod_faultaround_test, which the boot lab loads on purpose; it calls
@@ -30,7 +29,6 @@ MODULE_INFO(import_ns, "EXPORTED_FOR_KUNIT_TESTING");
 #include "tests/parse-kunit.h"
 #include "tests/table-kunit.h"
 #include "tests/ramp-kunit.h"
-#include "tests/hook-kunit.h"
 
 static struct kunit_case faultaround_cases[] = {
 	KUNIT_CASE(parse_rules),
@@ -45,7 +43,6 @@ static struct kunit_case faultaround_cases[] = {
 	KUNIT_CASE(parse_policy),
 	KUNIT_CASE(ramp_in_order),
 	KUNIT_CASE(ramp_far_and_retry),
-	KUNIT_CASE(hook_follows_users),
 	{}
 };
 
