@@ -101,7 +101,7 @@ accel-test:
 # The bench's statistics (scripts/bench/benchstats.py) and report's parts on
 # synthetic data: seconds, no QEMU, no tree.
 bench-stats: deps
-	@scripts/bench/tests/bench-stats.sh
+	@$(S)/bench/tests/bench-stats.sh
 
 boot-test: $(BOOT)
 

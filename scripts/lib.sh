@@ -65,8 +65,8 @@ arm          4096   512
 geometry() { awk -v n="$1" '$1 == n { print $2, $3; f = 1 } END { exit !f }' <<< "$GEOMETRIES"; }
 
 # The lab's test programs are built with these, in the guest's initramfs
-# (initramfs.sh) and natively (bench.sh NATIVE=1); tests/include/ has the
-# C helpers the bench's and the tests' programs share.
+# (initramfs.sh) and natively (bench.sh NATIVE=1); tests/include/ has C
+# helpers of the test and bench programs.
 LAB_CFLAGS="-O2 -Wall -Wextra -Werror -pthread -I$TOP/tests/include"
 
 # lab_ext4_image <image> <MiB> [mke2fs options]: an ext4 for a loop

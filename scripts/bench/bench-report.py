@@ -84,7 +84,7 @@ and pages mapped per distinct page read.
 
 The parts, a module per role, are in scripts/bench/benchreport/ (data,
 compare, costmodel, analysis, text, plots, results), each tested on its
-own by scripts/bench/tests/test_report_parts.py; this script reads the arguments
+own by scripts/bench/tests/test_bench_report_parts.py; this script reads the arguments
 and ties them together.
 
 The report opens with an overview ("At a glance": every workload's
@@ -111,7 +111,7 @@ from benchreport.text import Text
 
 def this_commit():
     """The commit of this code (-dirty with changes), as bench.sh names it."""
-    top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     git = ["git", "-C", top]
     try:
         c = subprocess.run(git + ["rev-parse", "--short=12", "HEAD"], check=True,

@@ -10,7 +10,7 @@ from collections import defaultdict
 
 import numpy as np
 
-import benchstats as bs	# scripts/: the one estimator
+import benchstats as bs	# scripts/bench/benchstats.py: the one estimator
 
 from .data import AB_CONF, AB_MARGIN, ALPHA, CONF, MIN_EFFECT, SEED
 from .fmt import fmt_ratio

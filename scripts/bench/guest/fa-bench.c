@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fa-bench: one run of one fault-around workload.  The driver
- * (scripts/bench/guest/sweep.sh) sets the order between runs.
+ * (scripts/bench/guest/sweep.sh) sets the order between runs.  Built
+ * with lib.sh's LAB_CFLAGS, whose -I names tests/include/.
  *
  *   fa-bench -C -f file -m MiB     create the file, all of it in the page cache
  *   fa-bench -w workload -f file [-c] [-t workers] [-s seed] [-P ptes]

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """bench-report.py end to end on synthetic sweeps (make bench-stats).
 
-make_sweep() writes one CSV per boot as scripts/bench/guest/sweep.sh prints them:
-every workload, thread count and order, each repetition's orders
+make_sweep() writes one CSV per boot as scripts/bench/guest/sweep.sh
+prints them: every workload, thread count and order, each repetition's orders
 shuffled, the counters consistent with Rss (the cross-check), the figure
 a cost model times a boot offset, a boot x order term and run noise.
 The tests run the report on them and check what it says: every mark
@@ -12,7 +12,7 @@ borderline recommendation is marked unstable, the A/A prints its
 calibration, CLOCK=wall names the accelerator, the new columns show, and
 bench-shape.py still reads results.csv.
 
-    test_report.py --make DIR [--aa]	# just write a sweep into DIR
+    test_bench_report.py --make DIR [--aa]	# just write a sweep into DIR
 """
 import csv
 import json
@@ -26,9 +26,9 @@ import unittest
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SCRIPTS = os.path.join(HERE, "..")
-REPORT = os.path.join(SCRIPTS, "bench-report.py")
-SHAPE = os.path.join(SCRIPTS, "bench-shape.py")
+BENCH = os.path.join(HERE, "..")
+REPORT = os.path.join(BENCH, "bench-report.py")
+SHAPE = os.path.join(BENCH, "bench-shape.py")
 COLUMNS = ("workload,threads,order,setup,rep,minflt,majflt,ns,pages,mapped,"
            "fa_calls,fa_mapped,fixed_ns,teardown_ns,distinct,unread").split(",")
 P = 3840	# pages of the file
