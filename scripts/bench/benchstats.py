@@ -300,6 +300,30 @@ def tost_boots(sd, margin=0.01, alpha=0.05, power=0.8, two_sample=True,
     return None
 
 
+def below_boots(sd, limit, conf=0.95, power=0.8, most=100000):
+    """The fewest boots for the two-sided conf interval of a mean of
+    per-boot differences (sd their standard deviation) to end below
+    +limit with the chance power when the true mean is 0: the 'no more'
+    test of pressure-report.py.  Power T_df(limit / se - t(1 - (1 -
+    conf) / 2, df)), df = n - 1.  None if more than most."""
+    def enough(n):
+        crit = float(stats.t.ppf(1 - (1 - conf) / 2, n - 1))
+        return float(stats.t.cdf(limit * math.sqrt(n) / sd - crit, n - 1)) >= power
+
+    if not sd > 0:
+        return 2
+    # The power grows with n: double, then halve the gap.
+    lo, hi = 1, 2
+    while not enough(hi):
+        if hi >= most:
+            return None
+        lo, hi = hi, min(2 * hi, most)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if enough(mid) else (mid, hi)
+    return hi
+
+
 def power_paired(effect, sd, n, m=1, alpha=0.05, min_effect=0.0):
     """The chance that the paired t (n boots, sd of the per-boot log
     differences) marks a true ratio of 1 + effect at Holm's first step in

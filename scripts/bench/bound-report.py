@@ -46,7 +46,7 @@ import statistics
 import sys
 
 import benchstats
-from benchreport.data import load, per_fault, units
+from benchreport.data import folio_order, load, per_fault, units
 from benchreport.fmt import fit, fmt_int
 
 SETUPS = ("sweep", "bound")
@@ -159,13 +159,6 @@ def table(key, cells):
             f"{chg(c['figure']):>28}  {pct(tt.lo, tt.hi):>18}  "
             f"{tt.side or ''}")
     return out
-
-
-def folio_order(meta, w):
-    """The largest folio order of @w's file, from --meta "folios <w>"."""
-    v = meta.get(f"folios {w}")
-    orders = [int(o) for o in re.findall(r"(\d+):\d+", v or "")]
-    return max(orders) if orders else None
 
 
 def page_size(meta):

@@ -5,6 +5,7 @@ cross-check of the fault-around counters and the runs as results.csv
 has them."""
 import csv
 import json
+import re
 import sys
 
 from .fmt import who
@@ -322,6 +323,14 @@ def fio_agrees(r):
            else min(r["minflt"] + r["majflt"],
                     windows + FIO_OWN * r["threads"]))
     return windows <= own <= top
+
+
+def folio_order(meta, w):
+    """The largest folio order of @w's file, from bench.sh's --meta
+    "folios <w>" (order:pages pairs); None without one."""
+    v = meta.get(f"folios {w}")
+    orders = [int(o) for o in re.findall(r"(\d+):\d+", v or "")]
+    return max(orders) if orders else None
 
 
 def per_fault(r):

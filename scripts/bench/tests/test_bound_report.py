@@ -132,6 +132,20 @@ class BoundReport(unittest.TestCase):
         fig = cell(js, "page_fault2", 4)["figure"]
         self.assertTrue(1.01 < fig["lo"] < fig["hi"] < 1.03, fig)
 
+    def test_one_control_of_two_dearer_misses_goal_3(self):
+        out, js = run(orders=[4], controls=("page_fault2", "page_fault3"),
+                      control_cost=1.02)
+        self.assertIs(goal(js, "3 "), False, out)
+        why = next(g["why"] for g in js["goals"] if g["goal"].startswith("3 "))
+        self.assertIn("page_fault2", why)
+        self.assertNotIn("page_fault3", why)
+
+    def test_a_control_too_noisy_to_tell_misses_goal_3(self):
+        out, js = run(orders=[4], controls=("page_fault2",), spread=0.03)
+        self.assertIs(goal(js, "3 "), False, out)
+        self.assertIn("(neither, boots for 80% power at this spread:",
+                      " ".join(out.split()))
+
 
 if __name__ == "__main__":
     unittest.main()
