@@ -83,9 +83,10 @@ end of a pass but never read, -1 where not measured) add them as rows,
 and pages mapped per distinct page read.
 
 The parts, a module per role, are in scripts/bench/benchreport/ (data,
-compare, costmodel, analysis, text, plots, results), each tested on its
-own by scripts/bench/tests/test_bench_report_parts.py; this script reads the arguments
-and ties them together.
+compare, costmodel, analysis, the text in text.py with verdicts_text.py
+and modes_text.py, plots, results), each tested on its own by
+scripts/bench/tests/test_bench_report_parts.py; this script reads the
+arguments and ties them together.
 
 The report opens with an overview ("At a glance": every workload's
 ratio to the baseline order at each order, and its best and recommended

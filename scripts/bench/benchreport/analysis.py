@@ -320,7 +320,7 @@ class Report:
         where no order applies (no_order()), equivalent to
         the default order within +-ADAPT_MARGIN or not, by TOST from the
         same t (90%), as for the anon control."""
-        st, lines = self.st, []
+        lines = []
         for (w, t), tb in tables.items():
             for p in POLICIES:
                 if p in tb["cells"]:
