@@ -42,11 +42,13 @@ With make bench PRESSURE=1 BOUND=1 (sweep.sh -c: each order also with
 vm.fault_around_bound=1, setup "bound"), goal 4 of
 Documentation/large-folios.rst: where the bound maps fewer pages a fault,
 it takes no more refaults and activations than whole at the same order,
-by the adaptive goal's test.  The bound maps fewer pages a fault by
-design at the orders below the largest folio of the workload's file (the
-sweep's folio sizes, --meta "folios <workload>"), which are judged; no
-counter gives the pages mapped (fault_around_mapped leaves out what
-finish_fault() maps with a whole folio), and faults move with reclaim.
+by the adaptive goal's test, which the placebo (the default order run
+twice) also takes against whole, a true null.  The bound maps fewer
+pages a fault by design at the orders below the largest folio of the
+workload's file (the sweep's folio sizes, --meta "folios <workload>"),
+which are judged; no counter gives the pages mapped (fault_around_mapped
+leaves out what finish_fault() maps with a whole folio), and faults move
+with reclaim.
 
 Prints the report and writes DIR/results.csv and DIR/results.json.
 """
@@ -82,6 +84,9 @@ ADAPT_COUNTS = (("memcg_workingset_refault_file", "refaults"),
 # it: a bound maps fewer pages a fault, so takes more faults by design.
 BOUND = "bound"
 BOUND_COUNTS = ADAPT_COUNTS[:2]
+# The default order run a second time in each repetition (sweep.sh): a
+# true null for goal 4's test, its own A/A in the same boots.
+PLACEBO = "placebo"
 # The columns where fa-bench writes -1 for "not measured" (a kernel
 # without the counters, a cgroup file missing, frames hidden).
 MAYBE = {"fa_calls", "fa_mapped", "distinct", "unread", "hits", "reclaimed_read",
@@ -118,14 +123,14 @@ TABLES = [
 def load(paths):
     """{(workload, order): [per-boot list of run dicts]}, boots in order,
     the same of the adaptive policy's runs, {workload: [...]}, and of the
-    bound's, {(workload, order): [...]}."""
+    bound's and the placebo's, {setup: {(workload, order): [...]}}."""
     cells = defaultdict(lambda: [[] for _ in paths])
     adapt = defaultdict(lambda: [[] for _ in paths])
-    bound = defaultdict(lambda: [[] for _ in paths])
+    other = {s: defaultdict(lambda: [[] for _ in paths]) for s in (BOUND, PLACEBO)}
     for b, path in enumerate(paths):
         with open(path, newline="") as f:
             for r in csv.DictReader(f):
-                if r["setup"] not in ("sweep", ADAPTIVE, BOUND):
+                if r["setup"] not in ("sweep", ADAPTIVE, BOUND, PLACEBO):
                     continue
                 row = {k: (v if k in ("workload", "setup") else
                            math.nan if v == "-1" and k in MAYBE else float(v))
@@ -141,11 +146,11 @@ def load(paths):
                 key = (row["workload"], int(row["order"]))
                 if r["setup"] == ADAPTIVE:
                     adapt[row["workload"]][b].append(row)
-                elif r["setup"] == BOUND:
-                    bound[key][b].append(row)
+                elif r["setup"] in other:
+                    other[r["setup"]][key][b].append(row)
                 else:
                     cells[key][b].append(row)
-    return cells, adapt, bound
+    return cells, adapt, other
 
 
 def per_boot(cell, field):
@@ -254,7 +259,7 @@ def no_more(new, base, counts, res):
     return parts, goal
 
 
-def bound_goal(bound, cells, meta, p, results):
+def bound_goal(bound, cells, meta, p, results, placebo):
     """Goal 4: the bound's runs against whole's at each order below the
     largest folio order of the workload's file, where the bound maps
     fewer pages a fault by design (bound-report.py's goal 1 uses the same
@@ -289,6 +294,17 @@ def bound_goal(bound, cells, meta, p, results):
     p("  goal 4: " + ("NOT JUDGED: no order below a file's largest folio"
                       if not judged else {True: "MET", False: "MISSED",
                                           None: "NOT SHOWN either way, so not met"}[goal]))
+    # The same test on the placebo, a true null: what it says of two
+    # runs of one setting in these boots.
+    nulls = [k for k in sorted(placebo) if k in cells]
+    if nulls:
+        p("  the same test on the placebo (the default order run twice, a "
+          "true null), placebo - whole:")
+    res["placebo"] = {}
+    for w, o in nulls:
+        r = res["placebo"].setdefault(w, {})[o] = {}
+        parts, _ = no_more(placebo[(w, o)], cells[(w, o)], BOUND_COUNTS, r)
+        p(f"    {w} order {o}: " + "; ".join(parts))
     p("")
 
 
@@ -300,7 +316,7 @@ def main():
     a = ap.parse_args()
     meta = dict(m.split("=", 1) for m in a.meta)
     paths = a.sets[0].split("=", 1)[1].split(",")
-    cells, adapt, bound = load(paths)
+    cells, adapt, other = load(paths)
     boots = len(paths)
     orders = sorted({o for (w, o) in cells})
     icount = meta.get("clock") == "icount"
@@ -496,7 +512,7 @@ def main():
                               for k in ("saves", "extra", "net")} for o in net[b]}
         p("")
     adaptive_goal(adapt, cells, fig, meta, scale, fig_unit, p, results)
-    bound_goal(bound, cells, meta, p, results)
+    bound_goal(other[BOUND], cells, meta, p, results, other[PLACEBO])
     text = "\n".join(x for line in out for x in fit(line))
     print(text)
     with open(f"{a.out}/results.json", "w") as f:

@@ -51,9 +51,12 @@ def report(tmp, columns=COLUMNS, bound=None, folios=5, **adapt):
             for w in ("hotcold", "hotcold@unlimited"):
                 for o in (0, 4):
                     rows.append(row(w, o, "sweep", rep, rnd, columns=columns))
+                if bound is not None:	# the placebo: whole's run again
+                    rows.append([("placebo" if c == "setup" else v)
+                                 for c, v in zip(columns, rows[-1])])
                 if bound == "same":
                     rows.append([("bound" if c == "setup" else v)
-                                 for c, v in zip(columns, rows[-1])])
+                                 for c, v in zip(columns, rows[-2])])
                 elif bound is not None:
                     rows.append(row(w, 4, "bound", rep, rnd, columns=columns,
                                     **bound[b]))
@@ -111,7 +114,12 @@ class BoundGoal(unittest.TestCase):
         # Order 4 below the files' order-5 folios is judged: runs as
         # whole's are no more; 25% more refaults in every boot is MORE.
         with tempfile.TemporaryDirectory() as tmp:
-            self.check(True, "no more", *report(tmp, bound="same"), "goal 4: MET")
+            text, b = report(tmp, bound="same")
+            self.check(True, "no more", text, b, "goal 4: MET")
+            # the placebo, whole's runs again: the same test says no more
+            self.assertIn("the same test on the placebo", text)
+            self.assertEqual(b["placebo"]["hotcold"]["4"]["refaults"]["verdict"],
+                             "no more")
         with tempfile.TemporaryDirectory() as tmp:
             self.check(False, "MORE", *report(tmp, bound=[{"refault": 2000}] * 3),
                        "goal 4: MISSED")
