@@ -280,6 +280,20 @@ def clopper_pearson(k, n, conf=0.95):
     return float(ci.low), float(ci.high)
 
 
+def fewest_boots(enough, most):
+    """The fewest n >= 2 with enough(n), a power reached, which grows
+    with n: doubled, then the gap halved.  None if more than most."""
+    lo, hi = 1, 2
+    while not enough(hi):
+        if hi >= most:
+            return None
+        lo, hi = hi, min(2 * hi, most)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if enough(mid) else (mid, hi)
+    return hi
+
+
 def tost_boots(sd, margin=0.01, alpha=0.05, power=0.8, two_sample=True,
                most=1000):
     """The fewest boots (a side; two_sample False: paired, in all) for
@@ -289,15 +303,14 @@ def tost_boots(sd, margin=0.01, alpha=0.05, power=0.8, two_sample=True,
     ratio 1: 2 * T_df(delta / se - t(1 - alpha, df)) - 1, delta the
     narrower side, log(1 + margin).  None if more than most."""
     delta = math.log(1 + margin)
-    if not sd > 0:
-        return 2
-    for n in range(2, most + 1):
+
+    def enough(n):
         se = sd * math.sqrt(2 / n) if two_sample else sd / math.sqrt(n)
         df = 2 * n - 2 if two_sample else n - 1
         crit = float(stats.t.ppf(1 - alpha, df))
-        if 2 * float(stats.t.cdf(delta / se - crit, df)) - 1 >= power:
-            return n
-    return None
+        return 2 * float(stats.t.cdf(delta / se - crit, df)) - 1 >= power
+
+    return fewest_boots(enough, most) if sd > 0 else 2
 
 
 def below_boots(sd, limit, conf=0.95, power=0.8, most=100000):
@@ -310,18 +323,7 @@ def below_boots(sd, limit, conf=0.95, power=0.8, most=100000):
         crit = float(stats.t.ppf(1 - (1 - conf) / 2, n - 1))
         return float(stats.t.cdf(limit * math.sqrt(n) / sd - crit, n - 1)) >= power
 
-    if not sd > 0:
-        return 2
-    # The power grows with n: double, then halve the gap.
-    lo, hi = 1, 2
-    while not enough(hi):
-        if hi >= most:
-            return None
-        lo, hi = hi, min(2 * hi, most)
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        lo, hi = (lo, mid) if enough(mid) else (mid, hi)
-    return hi
+    return fewest_boots(enough, most) if sd > 0 else 2
 
 
 def power_paired(effect, sd, n, m=1, alpha=0.05, min_effect=0.0):
