@@ -176,7 +176,7 @@ WORKLOADS_FOLIOS=$(for s in ext4-ra ext4-cold tmpfs huge-within huge; do
 done)
 # FOLIOS=1 WORKLOADS=heldout: its held-out workloads, never tuned on.
 WORKLOADS_FOLIOS_HELDOUT="stride64k@ext4-ra hot-reuse@huge-within
-seq-interleaved@ext4-ra"
+seq-interleaved@ext4-ra dynexec@ext4-ra"
 [ "${FOLIOS:-0}" = 0 ] || WORKLOADS=${WORKLOADS:-$WORKLOADS_FOLIOS}
 WORKLOADS_ALL="seq rand sparse mmap-pread-seq mmap-pread-rand mmap-pread-seq@ext4
 mmap-pread-rand@ext4 mmap-pread-seq@ext4-cold mmap-pread-rand@ext4-cold

@@ -72,7 +72,7 @@ class Report:
     @staticmethod
     def touched(w):
         """What a workload's pages column counts."""
-        return ("program starts" if w in EXECS else
+        return ("program starts" if base_name(w) in EXECS else
                 "programs linked" if w in BUILDS else "pages touched")
 
     def ab_cells(self):

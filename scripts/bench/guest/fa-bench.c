@@ -6,7 +6,7 @@
  *
  *   fa-bench -C -f file -m MiB     create the file, all of it in the page cache
  *   fa-bench -w workload -f file [-c] [-t workers] [-s seed] [-P ptes]
- *            [-p passes] [-n starts] [-x program] [-g file] [-G cgroup] [-A]
+ *            [-p passes] [-n starts] [-x program [-L dir]] [-g file] [-G cgroup] [-A]
  *   fa-bench -w run -n pages [-p starts] [-c -f file] -- program [argument...]
  *   fa-bench -H n [-d dir]
  *   fa-bench -R -f file [-P ptes]  one fault: pages mapped, pages young
@@ -33,7 +33,10 @@
  *   exec            the threads start a static no-op (this program) -n
  *                   (20) times in all, with posix_spawn (no copy-on-write)
  *   dynexec         the same with -x, a dynamically linked program: its
- *                   ld.so and libc come from the page cache
+ *                   ld.so and libc come from the page cache; with -L, all
+ *                   three from dir: dir/ld.so runs the program, its
+ *                   libraries from dir (--library-path), so that every
+ *                   page of the start-up is read from dir's file system
  *   mixed           two threads of one process at once: one reads the
  *                   file in order (seq), the other does sparse's passes
  *                   over the -g file; no one order suits both
@@ -226,6 +229,7 @@ static char *hot_map;
 static const char *cgroup;
 static size_t starts = 20;
 static const char *program = "/proc/self/exe";
+static char *libdir, *loader;	/* dynexec -L: dir, and dir/ld.so */
 static char **run_argv;		/* run's program and its arguments */
 static char **environment;
 
@@ -983,8 +987,10 @@ static void work(unsigned int id, char *map)
 		case EXEC:
 		case DYNEXEC: {
 			char *argv[] = { (char *)program, "-w", "noop", NULL };
+			char *via[] = { loader, "--library-path", libdir,
+					(char *)program, "-w", "noop", NULL };
 
-			spawn_starts(to - from, argv, 0);
+			spawn_starts(to - from, loader ? via : argv, 0);
 			return;
 		}
 		case RUN:
@@ -1135,7 +1141,7 @@ static int create(const char *path, size_t mib)
 static int usage(void)
 {
 	fprintf(stderr, "usage: fa-bench -C -f file -m MiB\n"
-		"       fa-bench -w workload -f file [-c] [-t workers] [-s seed] [-P ptes] [-p passes] [-n starts] [-x program] [-g file] [-G cgroup] [-A]\n"
+		"       fa-bench -w workload -f file [-c] [-t workers] [-s seed] [-P ptes] [-p passes] [-n starts] [-x program [-L dir]] [-g file] [-G cgroup] [-A]\n"
 		"       fa-bench -w run -n pages [-p starts] [-c -f file] -- program [argument...]\n"
 		"       fa-bench -H mappings [-d dir]\n");
 	return 2;
@@ -1158,7 +1164,7 @@ int main(int argc, char **argv, char **envp)
 
 	environment = envp;
 	page_size = sysconf(_SC_PAGESIZE);
-	while ((opt = getopt(argc, argv, "ACcw:t:f:m:s:P:p:n:x:H:d:g:G:ER")) != -1) {
+	while ((opt = getopt(argc, argv, "ACcw:t:f:m:s:P:p:n:x:L:H:d:g:G:ER")) != -1) {
 		switch (opt) {
 		case 'A': advise = 1; break;
 		case 'C': do_create = 1; break;
@@ -1172,6 +1178,11 @@ int main(int argc, char **argv, char **envp)
 		case 'p': passes = atoi(optarg); break;
 		case 'n': starts = strtoul(optarg, NULL, 0); n_given = 1; break;
 		case 'x': program = optarg; break;
+		case 'L':
+			libdir = optarg;
+			if (asprintf(&loader, "%s/ld.so", libdir) < 0)
+				die("asprintf");
+			break;
 		case 'H': held = atoi(optarg); break;
 		case 'd': dir = optarg; break;
 		case 'g': file2 = optarg; break;

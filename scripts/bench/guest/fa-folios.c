@@ -10,10 +10,11 @@
  * across the end of a tmpfs file).  Run it after the measured runs; it
  * needs root (the PFNs).
  *
- *   fa-folios <file>
+ *   fa-folios <file>...
  *
  * Prints one line: "folios: <order>:<pages> ..." with the cached pages
- * of the file in folios of each order, ascending, then "uncached:<pages>"
+ * of the files (summed: a program and its libraries) in folios of each
+ * order, ascending, then "uncached:<pages>"
  * for the others, and "unknown:<pages>" for those whose flags could not
  * be read, if any.  Exit status 0, or 1 with a message on stderr.
  */
@@ -58,39 +59,31 @@ static int folio_order(int fd, uint64_t head)
 	return o;
 }
 
-int main(int argc, char **argv)
+static unsigned long pages[MAX_ORDER + 1], uncached, unknown;
+
+/* Add the folio sizes of @path's cached pages to the counts; 0 or 1. */
+static int count(const char *path, int kpf, long page)
 {
-	unsigned long pages[MAX_ORDER + 1] = { 0 }, uncached = 0, unknown = 0;
-	long page = sysconf(_SC_PAGESIZE);
 	size_t n, i, len;
-	int fd, kpf, o;
+	int fd, o;
 	unsigned char *in;
 	volatile char *p;
 	uint64_t *pfn;
 	struct stat st;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: fa-folios <file>\n");
-		return 1;
-	}
-	fd = open(argv[1], O_RDONLY);
+	fd = open(path, O_RDONLY);
 	if (fd < 0 || fstat(fd, &st))
-		return die("cannot open", argv[1]);
+		return die("cannot open", path);
 	n = (st.st_size + page - 1) / page;
-	if (!n) {
-		printf("folios: uncached:0\n");
-		return 0;
-	}
+	if (!n)
+		return close(fd);
 	len = n * page;
 	p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
 	pfn = calloc(n, sizeof(*pfn));
 	in = malloc(n);
 	if (p == MAP_FAILED || !pfn || !in ||
 	    madvise((void *)p, len, MADV_RANDOM) || mincore((void *)p, len, in))
-		return die("cannot map", argv[1]);
-	kpf = open("/proc/kpageflags", O_RDONLY);
-	if (kpf < 0)
-		return die("cannot open", "/proc/kpageflags");
+		return die("cannot map", path);
 	for (i = 0; i < n; i++)
 		if (in[i] & 1)
 			(void)p[i * page];
@@ -118,6 +111,27 @@ int main(int argc, char **argv)
 		pages[o] += k;
 		i += k;
 	}
+	munmap((void *)p, len);
+	free(pfn);
+	free(in);
+	return close(fd);
+}
+
+int main(int argc, char **argv)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	int i, kpf, o;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: fa-folios <file>...\n");
+		return 1;
+	}
+	kpf = open("/proc/kpageflags", O_RDONLY);
+	if (kpf < 0)
+		return die("cannot open", "/proc/kpageflags");
+	for (i = 1; i < argc; i++)
+		if (count(argv[i], kpf, page))
+			return 1;
 	printf("folios:");
 	for (o = 0; o <= MAX_ORDER; o++)
 		if (pages[o])

@@ -33,8 +33,11 @@
 # same ext4, dropped before each run, so that every run's first reader
 # fills the page cache with zeroed pages through readahead, as the
 # case's fresh file does).  dynexec starts -x (make bench: fa-bench
-# built dynamically).  What the system cannot run (no -x, no -e,
-# no huge tmpfs) is left out, with a message.
+# built dynamically), its ld.so and libraries from the initramfs;
+# dynexec@<state> starts copies of all three on that state's file
+# system (fa-bench -L), and @ext4-ra reads each as it reads the file.
+# What the system cannot run (no -x, no -e, no huge tmpfs) is left out,
+# with a message.
 #
 # Where the kernel's knob cannot be written (debugfs locked or not
 # mounted, not root), the sweep measures the current setting only, says
@@ -398,6 +401,26 @@ file_mib() {
 	*) echo "$mib" ;;
 	esac
 }
+# dyn_copy <dir>: -x's program, its libraries and its ld.so (named ld.so,
+# as fa-bench -L runs it) copied to dir, once; the list is the one the
+# program's ld.so prints, ldd's way (busybox has no ldd).
+dyn_copy() {
+	[ ! -f "$1/ld.so" ] || return 0
+	mkdir -p "$1" && cp "$dyn" "$1/" || return
+	LD_TRACE_LOADED_OBJECTS=1 "$dyn" |
+		awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1, "ld.so" }' |
+		while read -r lib as; do cp "$lib" "$1/${as:-${lib##*/}}" || exit; done &&
+		[ -f "$1/ld.so" ]
+}
+# cached_files <workload>: the files its runs read from the page cache,
+# as fa-folios and @ext4-ra read them: dynexec@<state>'s copies, or the
+# file.
+cached_files() {
+	case $1 in
+	dynexec@*) echo "$(state_dir "${1#*@}")"/fa-dyn/* ;;
+	*)	read_file "$1" ;;
+	esac
+}
 # make_file <file>: made once, of file_mib's size: written (all of it
 # in the page cache), or for a hole file (@ext4-sparse, sparse-1g) a
 # sparse one, holes only.
@@ -430,7 +453,19 @@ for w in $workloads; do
 			done
 			ok=1
 		fi ;;
-	dynexec) [ -n "$dyn" ] && ok=1 || ok="no dynamic program (-x)" ;;
+	dynexec)
+		if [ -z "$dyn" ]; then
+			ok="no dynamic program (-x)"
+		elif [ "$w" = dynexec ]; then
+			ok=1
+		elif [ "$state" = ext4-cold ] || [ "$state" = ext4-sparse ]; then
+			ok="fa-bench -c drops no program: not @$state"
+		elif ! d=$(state_dir "$state" 2>/dev/null); then
+			ok="no $state here (tmpfs needs -d on a tmpfs, ext4 -e and root, huge and huge-within a THP kernel and root)"
+		else
+			dyn_copy "$d/fa-dyn" || die "cannot copy $dyn and its libraries to $d/fa-dyn"
+			ok=1
+		fi ;;
 	start-fio) [ -n "$fio" ] && ok=1 || ok="no fio (-F)" ;;
 	sparse-1g)
 		if ! d=$(state_dir ext4 2>/dev/null); then
@@ -572,7 +607,10 @@ run1() {
 	set_order "$4" || die "cannot set order $4"
 	state=tmpfs x=
 	case $2 in *@*) state=${2#*@} ;; esac
-	[ "$2" != dynexec ] || x="-x $dyn"
+	case $2 in
+	dynexec) x="-x $dyn" ;;
+	dynexec@*) x="-x $(state_dir "$state")/fa-dyn/${dyn##*/} -L $(state_dir "$state")/fa-dyn" ;;
+	esac
 	[ "${2%@*}" != mixed ] || x="-g $(state_dir $state)/fa-mixed.file"
 	case $state in ext4-cold|ext4-sparse) x="$x -c" ;; esac
 	fa_w=${2%@*}
@@ -625,14 +663,15 @@ echo "workload,threads,order,setup,rep,minflt,majflt,ns,pages,mapped,fa_calls,fa
 	[ -z "$limit" ] || $bench -E | tr ' ' ,| sed 's/^/,/')"
 folios=${bench%fa-bench}fa-folios
 for w in $workloads; do
-	f=$(read_file "$w")
 	# @ext4-ra: the file as a sequential read(2) of 1MiB at a time leaves
 	# it in the page cache (readahead's folios), before the first run;
 	# dd, not cat: busybox's cat copies with sendfile(), GNU's advises
 	# POSIX_FADV_SEQUENTIAL first.
-	[ "${w#*@}" != ext4-ra ] ||
-		$bench -w run -n 1 -c -f "$f" -- /bin/dd if="$f" of=/dev/null bs=1M \
-			> /dev/null 2>&1 || die "cannot read $f for $w"
+	for g in $(cached_files "$w"); do
+		[ "${w#*@}" != ext4-ra ] ||
+			$bench -w run -n 1 -c -f "$g" -- /bin/dd if="$g" of=/dev/null bs=1M \
+				> /dev/null 2>&1 || die "cannot read $g for $w"
+	done
 	for t in $(workers "$w"); do
 		rep=1
 		while [ $rep -le "$reps" ]; do
@@ -671,9 +710,10 @@ for w in $workloads; do
 		[ -z "$ko" ] || setup mod-off || die "cannot unload the module"
 	done
 	# What the runs read: the page cache's folio sizes after them.
-	case ${w%@*} in
-	exec|dynexec|anon|build|rebuild|start-fio) ;;
-	*)	if out=$($folios "$f" 2>&1); then
+	case $w in
+	exec|dynexec|anon|anon@*|build|rebuild|start-fio) ;;
+	*)	# shellcheck disable=SC2046 # a path a word
+		if out=$($folios $(cached_files "$w") 2>&1); then
 			echo "sweep: folios $w: ${out#folios: }" >&2
 		else
 			echo "sweep: folios $w: unavailable: $out" >&2
