@@ -191,10 +191,14 @@ def cross_title(workloads):
            "getrusage's count" if ran & set(FIO) else "")
     writes = ("; page_fault2, page_fault3: no fault-around at all"
               if ran & set(WRITES) else "")
+    large = (", but @" + ", @".join(LARGE_FOLIOS) + ", where a folio is "
+             "mapped whole" if any(base_name(w) in NO_RSS and
+                                   w.partition("@")[2] in LARGE_FOLIOS
+                                   for w in workloads) else "")
     return (f"Cross-check of the counters (against Rss; {names}: "
             "none at order 0, above it fa-mapped > 0, fa-calls <= the "
             "faults (getrusage) and fa-mapped <= fa-calls x (window - 1)"
-            f"{fio}{writes})")
+            f"{large}{fio}{writes})")
 
 
 def base_name(workload):
