@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Prove from the object code that the per-VMA fault-around policy hook and
 # the kernel's adaptive policy cost nothing while off: in the x86_64
-# mm/memory.o, no call to either is reachable from handle_mm_fault() with
-# both static keys disabled, and none from vm_area_free() or vm_area_dup()
+# mm/memory.o, no call to either (nor, on 7.3, to vm.fault_around_bound's
+# finish_fault_bounded()) is reachable from handle_mm_fault() with their
+# static keys disabled, and none from vm_area_free() or vm_area_dup()
 # (mm/vma_init.o on 7.3; kernel/fork.o, and remove_vma() in mm/vma.o,
 # on 6.12).  Built twice, CONFIG_KUNIT=n and =m: a
 # test option must not change the fault path (in v5, VISIBLE_IF_KUNIT made
@@ -26,6 +27,13 @@ DUP_FORBIDDEN='^fault_around_policy_vma_dup$'
 # FASTPATH_REV checks another commit, e.g. one that breaks the hook on purpose.
 commit=$(git -C "$TREE" rev-parse "${FASTPATH_REV:-HEAD}")
 fail=0 summary=()
+
+# vm.fault_around_bound (7.3's patch 16): its copy of finish_fault() only
+# behind its key, so that a read fault runs finish_fault() while it is off.
+if grep -q '^static noinline vm_fault_t finish_fault_bounded(' <<< "$(git -C "$TREE" show "$commit:mm/memory.c")"; then
+	KEYS=$KEYS,fault_around_bound_key
+	FORBIDDEN=${FORBIDDEN%')$'}'|finish_fault_bounded)$'
+fi
 
 # Where the base frees and copies VMAs: "<object> <function>" lines.
 if git -C "$TREE" show "$commit:mm/vma_init.c" 2>/dev/null |
