@@ -74,7 +74,8 @@
 #        order, into build/bench-folios/ (bench-folios-<guest>/): each
 #        table's "per fault" row is what one fault maps, the header
 #        gives the folio sizes of each workload's file; with
-#        WORKLOADS=heldout, large-folios.rst's held-out workloads;
+#        WORKLOADS=heldout, large-folios.rst's held-out workloads, and
+#        WORKLOADS=public, the public rows on ext4 (held out too);
 #        with BOUND=1, each order also with vm.fault_around_bound=1 in
 #        the same boots (sweep.sh -c), into build/bench-folios-bound/,
 #        and scripts/bench/bound-report.py's comparison in bound.txt
@@ -177,6 +178,12 @@ done)
 # FOLIOS=1 WORKLOADS=heldout: its held-out workloads, never tuned on.
 WORKLOADS_FOLIOS_HELDOUT="stride64k@ext4-ra hot-reuse@huge-within
 seq-interleaved@ext4-ra dynexec@ext4-ra"
+# FOLIOS=1 WORKLOADS=public: the public rows on ext4, as held out: in
+# readahead's folios, vm-scalability's cases as written (@ext4-sparse),
+# and the build rows, whose toolchain image is ext4 too.
+WORKLOADS_FOLIOS_PUBLIC="fio-read@ext4-ra fio-randread@ext4-ra
+mmap-xread-seq-mt@ext4-ra page_fault4@ext4-ra mmap-pread-seq@ext4-sparse
+mmap-pread-rand@ext4-sparse build rebuild"
 [ "${FOLIOS:-0}" = 0 ] || WORKLOADS=${WORKLOADS:-$WORKLOADS_FOLIOS}
 WORKLOADS_ALL="seq rand sparse mmap-pread-seq mmap-pread-rand mmap-pread-seq@ext4
 mmap-pread-rand@ext4 mmap-pread-seq@ext4-cold mmap-pread-rand@ext4-cold
@@ -253,7 +260,9 @@ BOOTS=${BOOTS:-3}
 THREADS=${THREADS:-1}
 TASKS=${TASKS:-auto}
 MIB=${MIB:-auto}
-if [ "${WORKLOADS:-}" = public ]; then
+if [ "${WORKLOADS:-}" = public ] && [ "${FOLIOS:-0}" = 1 ]; then
+	WORKLOADS=$WORKLOADS_FOLIOS_PUBLIC out=$out-public
+elif [ "${WORKLOADS:-}" = public ]; then
 	WORKLOADS=$WORKLOADS_PUBLIC
 	[ "$TASKS" != auto ] || TASKS="1 2 4"
 elif [ "${WORKLOADS:-}" = heldout ] && [ "${FOLIOS:-0}" = 1 ]; then

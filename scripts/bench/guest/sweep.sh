@@ -327,19 +327,10 @@ state_dir() {
 		[ -n "$image" ] || return
 		mkdir -p "$dir/fa-ext4"
 		grep -q " $dir/fa-ext4 " /proc/mounts ||
-			loop_mount "$image" "$dir/fa-ext4" || return
+			"$here/loop-mount.sh" "$image" "$dir/fa-ext4" || return
 		echo "$dir/fa-ext4" ;;
 	*)	return 1 ;;
 	esac
-}
-# loop_mount <image> <dir> [-r]: the ext4 image on a loop device at dir
-# (-r: read-only); the device freed again where the mount fails.
-loop_mount() {
-	local loop
-	loop=$(losetup -f) && losetup $3 "$loop" "$1" || return
-	mount -t ext4 ${3:+-o ro} "$loop" "$2" && return
-	losetup -d "$loop"
-	return 1
 }
 # toolchain: the -B image's root, mounted read-only with a tmpfs for the
 # outputs, on first use; fails without -B or root.
@@ -347,7 +338,7 @@ toolchain() {
 	local root=$dir/fa-tc
 	[ -n "$tc_img" ] || return
 	if ! grep -q " $root " /proc/mounts; then
-		mkdir -p "$root" && loop_mount "$tc_img" "$root" -r &&
+		mkdir -p "$root" && "$here/loop-mount.sh" "$tc_img" "$root" -r &&
 			mount -t tmpfs -o size=64m fa-out "$root/fa-out" || return
 	fi
 	echo "$root"

@@ -115,6 +115,14 @@ class BoundReport(unittest.TestCase):
         self.assertAlmostEqual(fig["est"], 1.05, delta=0.005)
         self.assertTrue(1.04 < fig["lo"] < fig["est"] < fig["hi"] < 1.06, fig)
 
+    def test_held_out_sequential_readers_judged_by_goal_2(self):
+        # fio-read@ext4-ra, held out, as seq: judged where it ran only
+        out, js = run(controls=("fio-read@ext4-ra",))
+        self.assertIs(goal(js, "2 (fio-read@ext4-ra, held out"), True, out)
+        self.assertIs(goal(js, "2 (mmap-xread-seq-mt@ext4-ra"), None, out)
+        out, js = run(controls=("fio-read@ext4-ra",), cost=1.05)
+        self.assertIs(goal(js, "2 (fio-read@ext4-ra"), False, out)
+
     def test_seq_too_noisy_to_tell_misses_goal_2(self):
         out, js = run(spread=0.03)
         self.assertIs(goal(js, "2 "), False, out)
