@@ -30,10 +30,17 @@ fail=0 summary=()
 
 # vm.fault_around_bound (7.3's patch 16): its copy of finish_fault() only
 # behind its key, so that a read fault runs finish_fault() while it is off.
-if grep -q '^static noinline vm_fault_t finish_fault_bounded(' <<< "$(git -C "$TREE" show "$commit:mm/memory.c")"; then
+memory_c=$(git -C "$TREE" show "$commit:mm/memory.c")
+bounded=0
+if grep -q 'fault_around_bound_key' <<< "$memory_c"; then
+	grep -q '^static noinline vm_fault_t finish_fault_bounded(' <<< "$memory_c" ||
+		die "mm/memory.c has fault_around_bound_key but no finish_fault_bounded(): the check must follow it"
 	KEYS=$KEYS,fault_around_bound_key
-	FORBIDDEN=${FORBIDDEN%')$'}'|finish_fault_bounded)$'
+	FORBIDDEN=${FORBIDDEN%')$'}'|finish_fault_bounded|fault_around_bound_folio)$'
+	bounded=1
 fi
+# A GCC clone of any of them (.isra.0, .constprop.0, .part.0) too.
+FORBIDDEN=${FORBIDDEN%'$'}'(\.[a-z]+\.[0-9]+)*$'
 
 # Where the base frees and copies VMAs: "<object> <function>" lines.
 if git -C "$TREE" show "$commit:mm/vma_init.c" 2>/dev/null |
@@ -123,6 +130,9 @@ if [ -z "${FASTPATH_REV:-}" ]; then
 	control "adaptive policy outside its key" \
 		's/^\tif (\(\*\?\)order \&\& static_branch_unlikely(\&fault_around_adaptive_key))$/&\n\t\t(\1order)++;\n\tif (\1order)/' \
 		fault_around_adaptive
+	[ $bounded = 0 ] || control "bounded finish_fault() outside its key" \
+		's/^\t\tret |= finish_fault(vmf);$/\t\tret |= finish_fault_bounded(vmf, order);/' \
+		finish_fault_bounded
 fi
 line=$(printf '%s, ' "${summary[@]}")
 echo "== fastpath: ${line%, }"
