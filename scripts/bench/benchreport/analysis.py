@@ -414,8 +414,30 @@ class Report:
                           "boot": c, "tost": c.tost(),
                           "nboots": (len(ma), len(mb)),
                           "n": (len(st.values(ka)), len(st.values(kb))),
-                          "per_boot": [x / y for x, y in zip(ma, mb)]})
+                          "per_boot": [x / y for x, y in zip(ma, mb)],
+                          "phases": self.phases(ka, kb)})
         return lines
+
+    def phases(self, ka, kb):
+        """Where an A/B's difference lies: the timed loop (the figure less
+        the teardown) and the teardown (the unmapping), each the ratio of
+        the two kernels' medians of their boots' medians (descriptive);
+        {} where the runs did not time the teardown."""
+        def med(k, f):
+            boots = {}
+            for r in self.st.runs(k):
+                boots.setdefault(r["boot"], []).append(f(r))
+            return statistics.median(statistics.median(v)
+                                     for v in boots.values())
+        runs = self.st.runs(ka) + self.st.runs(kb)
+        if any(r["teardown_ns"] is None for r in runs):
+            return {}
+        res = {}
+        for name, f in (("loop", lambda r: r["ns"] - r["teardown_ns"]),
+                        ("teardown", lambda r: r["teardown_ns"])):
+            a, b = med(ka, f), med(kb, f)
+            res[name] = a / b if b > 0 else float("nan")
+        return res
 
     def margins(self, tables, fits, pooled):
         """The equivalence margin per fault where faults are the lever

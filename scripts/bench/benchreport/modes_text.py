@@ -68,7 +68,11 @@ class ModeText:
                     f"{1 + AB_MARGIN:.2f}] (two one-sided tests at "
                     f"{(1 - AB_CONF) / 2:.0%}), 'differs' when marked '*', "
                     "'inconclusive' when neither.  per boot: the ratio of "
-                    "each pair of alternating boots' medians (descriptive).",
+                    "each pair of alternating boots' medians; loop and "
+                    "teardown: the two kernels' ratio of the median of the "
+                    "boots' medians of the timed loop (the figure less the "
+                    "teardown) and of the teardown (the unmapping) alone "
+                    "(descriptive).",
                     "  ")
         for a in abl:
             e = a["tost"]
@@ -77,7 +81,9 @@ class ModeText:
                        f"{AB_CONF:.0%} [{fmt_ratio(e.lo)}, {fmt_ratio(e.hi)}]: "
                        f"{a['verdict']}; boots {a['nboots'][0]}/{a['nboots'][1]}, "
                        f"runs {a['n'][0]}/{a['n'][1]}; per boot "
-                       f"{' '.join(f'{x:.4f}' for x in a['per_boot'])}")
+                       f"{' '.join(f'{x:.4f}' for x in a['per_boot'])}"
+                       + "".join(f"; {k} {v:.4f}"
+                                 for k, v in a.get("phases", {}).items()))
         out.append("")
 
     def render_calib(self, cal):

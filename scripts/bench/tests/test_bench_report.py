@@ -58,14 +58,16 @@ def counts(w, t, o):
 
 def make_sweep(out, name, boots=3, reps=3, orders=range(7), seed=1,
                inter=0.002, run=0.001, boot_sd=0.02, effect=None,
-               extra=False, placebo=1.0, cap=4):
+               extra=False, placebo=1.0, cap=4, teardown=None):
     """Write out/runs-<name>-b<N>.csv, one per boot; returns their paths.
     effect: {(workload, order): factor} on top of the cost model.  extra:
     also the adaptive policy's runs (as order 5's, at default order 4)
     and the module-cost runs of seq (at order 4, mod-256 1.5% dearer;
     mod-adaptive at order 5's faults, its figure with them).  placebo:
     the factor of the placebo arm's runs (order 4 again, sweep.sh's setup
-    placebo), None for none (bench v3's runs)."""
+    placebo), None for none (bench v3's runs).  teardown: {(workload,
+    order): factor} on the teardown alone (7% of the figure), which the
+    figure includes."""
     rng = np.random.default_rng(seed)
     own = np.random.default_rng(seed + 1000)
     prng = np.random.default_rng(seed + 2000)	# the other rows' draws stay
@@ -95,8 +97,11 @@ def make_sweep(out, name, boots=3, reps=3, orders=range(7), seed=1,
                         fig = 20e6
                     fig *= (effect or {}).get((w, o), 1.0)
                     fig *= math.exp(boff + bo[o] + rng.normal(0, run))
+                    td = fig * 0.07
+                    tf = (teardown or {}).get((w, o), 1.0)
+                    fig, td = fig + td * (tf - 1), td * tf
                     rows.append([w, t, o, "sweep", rep, m, 0, int(fig), pages,
-                                 mapped, calls, fa, 70000, int(fig * 0.07),
+                                 mapped, calls, fa, 70000, int(td),
                                  dist, unread])
                     # The baselines: order 0's runs and order 6's, as
                     # copies (no draw: the other rows stay as they were).
@@ -337,6 +342,21 @@ class Report(unittest.TestCase):
         self.assertEqual(cal["ab_rows"], len(WORKLOADS) * 7)
         self.assertLessEqual(cal["ab_unadjusted"]["k"], cal["ab_unadjusted"]["n"])
         self.assertIn("A/B A/B", text)
+
+    def test_ab_phases(self):
+        # the same runs but a teardown 10% dearer on base: the A/B's
+        # loop and teardown ratios say where the difference lies
+        a = make_sweep(self.dir, "a", seed=3, orders=(4,))
+        b = make_sweep(self.dir, "b", seed=3, orders=(4,),
+                       teardown={("seq", 4): 1.10})
+        text, doc = report(self.dir, [("patched", a), ("base", b)])
+        ab = {(x["workload"], x["threads"]): x for x in doc["summary"]["ab"]}
+        ph = ab[("seq", 1)]["phases"]
+        self.assertAlmostEqual(ph["loop"], 1.0, delta=1e-6)
+        self.assertAlmostEqual(ph["teardown"], 1 / 1.10, delta=1e-4)
+        self.assertAlmostEqual(ab[("rand", 1)]["phases"]["teardown"], 1.0,
+                               delta=1e-6)
+        self.assertIn("loop 1.0000; teardown 0.9091", " ".join(text.split()))
 
     def test_ab_module_adaptive(self):
         # an A/B of two different kernels, with the module cost and the
