@@ -239,6 +239,14 @@ class Data(unittest.TestCase):
                                      run(4, -1, 4000)])	# no count
         self.assertEqual(len(bad), 4)
         self.assertIn("fio's own faults 500", bad[0])
+        # @ext4-ra: a fault maps a large folio whole, so fio may fault
+        # less than once a window; never more than fio's all
+        def ra(order, own, children):
+            return dict(run(order, own, children), workload="fio-read@ext4-ra")
+        done, bad = data.crosscheck([ra(6, 86, 2840), ra(0, 431, 5692)])
+        self.assertEqual((len(done), bad), (2, []))
+        done, bad = data.crosscheck([ra(6, 2900, 2840)])
+        self.assertEqual(len(bad), 1)
 
 
 class Compare(unittest.TestCase):
