@@ -419,25 +419,18 @@ class Report:
         return lines
 
     def phases(self, ka, kb):
-        """Where an A/B's difference lies: the timed loop (the figure less
-        the teardown) and the teardown (the unmapping), each the ratio of
-        the two kernels' medians of their boots' medians (descriptive);
-        {} where the runs did not time the teardown."""
-        def med(k, f):
-            boots = {}
-            for r in self.st.runs(k):
-                boots.setdefault(r["boot"], []).append(f(r))
-            return statistics.median(statistics.median(v)
-                                     for v in boots.values())
-        runs = self.st.runs(ka) + self.st.runs(kb)
-        if any(r["teardown_ns"] is None for r in runs):
+        """Where an A/B's difference lies: the same ratio as the figure's
+        (Welch on the boots' median logs, its 95% interval, unadjusted,
+        descriptive) of the timed loop (the figure less the teardown) and
+        of the teardown (the unmapping) alone; {} where a kernel's runs
+        did not time the teardown or have none (a program's rows)."""
+        timed = {label: t for label, _, t in self.sets}
+        td = self.st.values(ka, "teardown_ns") + self.st.values(kb, "teardown_ns")
+        if not (timed[ka[0]] and timed[kb[0]]) or not td or min(td) <= 0:
             return {}
-        res = {}
-        for name, f in (("loop", lambda r: r["ns"] - r["teardown_ns"]),
-                        ("teardown", lambda r: r["teardown_ns"])):
-            a, b = med(ka, f), med(kb, f)
-            res[name] = a / b if b > 0 else float("nan")
-        return res
+        return {"loop": self.st.ratio(ka, kb, field=lambda r:
+                                      r["ns"] - r["teardown_ns"]),
+                "teardown": self.st.ratio(ka, kb, field="teardown_ns")}
 
     def margins(self, tables, fits, pooled):
         """The equivalence margin per fault where faults are the lever

@@ -139,12 +139,13 @@ class Stats:
 
     def blocks(self, key, field="ns"):
         """{block: the median of the cell's runs in it}; a value that is
-        not a number (perf's word) leaves its run out."""
+        not a number (perf's word) leaves its run out.  field: a column,
+        or a function of a run."""
         by = defaultdict(list)
         one = self.unit.get(key[0]) == "rep"
         for b, rs in self.cells.get(key, {}).items():
             for r in rs:
-                v = r[field]
+                v = field(r) if callable(field) else r[field]
                 if isinstance(v, (int, float)):
                     by[(b, r["rep"]) if one else b].append(v)
         return {b: statistics.median(v) for b, v in sorted(by.items()) if v}

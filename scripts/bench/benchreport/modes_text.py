@@ -69,10 +69,10 @@ class ModeText:
                     f"{(1 - AB_CONF) / 2:.0%}), 'differs' when marked '*', "
                     "'inconclusive' when neither.  per boot: the ratio of "
                     "each pair of alternating boots' medians; loop and "
-                    "teardown: the two kernels' ratio of the median of the "
-                    "boots' medians of the timed loop (the figure less the "
-                    "teardown) and of the teardown (the unmapping) alone "
-                    "(descriptive).",
+                    "teardown: the same ratio and 95% interval of the timed "
+                    "loop (the figure less the teardown) and of the "
+                    "teardown (the unmapping) alone (descriptive, "
+                    "unadjusted; none where a row has no teardown).",
                     "  ")
         for a in abl:
             e = a["tost"]
@@ -82,7 +82,7 @@ class ModeText:
                        f"{a['verdict']}; boots {a['nboots'][0]}/{a['nboots'][1]}, "
                        f"runs {a['n'][0]}/{a['n'][1]}; per boot "
                        f"{' '.join(f'{x:.4f}' for x in a['per_boot'])}"
-                       + "".join(f"; {k} {v:.4f}"
+                       + "".join(f"; {k} {v.ratio_text()}"
                                  for k, v in a.get("phases", {}).items()))
         out.append("")
 

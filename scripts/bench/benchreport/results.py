@@ -111,7 +111,8 @@ def machine_summary(rep, perf, recs, fits, pooled, ctl, done, bad, mods,
             "workload": a["workload"], "threads": a["threads"],
             "order": a["order"], "verdict": a["verdict"],
             "ratio": a["boot"], "tost": tost(a["tost"]),
-            "per_boot": a["per_boot"], "phases": a.get("phases", {})})
+            "per_boot": a["per_boot"],
+            "phases": {k: v.json() for k, v in a.get("phases", {}).items()}})
     if calib:
         out["aa_calibration"] = {k: ({kk: nan(vv) for kk, vv in v.items()}
                                      if isinstance(v, dict) and k not in ("split", "pooled")
