@@ -417,11 +417,14 @@ cached_files() {
 # sparse one, holes only.
 make_file() {
 	[ ! -f "$1" ] || return 0
-	case $1 in
-	*/fa-hole*.file) truncate -s "$(file_mib "$1")M" "$1" ;;
-	*) $bench -C -f "$1" -m "$(file_mib "$1")" ;;
-	esac
+	if is_hole "$1"; then
+		truncate -s "$(file_mib "$1")M" "$1"
+	else
+		$bench -C -f "$1" -m "$(file_mib "$1")"
+	fi
 }
+# is_hole <file>: a file of holes only (@ext4-sparse's, sparse-1g's).
+is_hole() { case $1 in */fa-hole*.file) return 0 ;; esac; return 1; }
 # Each workload's page-cache state ready, its file written once; what
 # cannot run here is left out.
 kept=
@@ -494,8 +497,8 @@ for w in $workloads; do
 			f=$(file_of "$w" "$d")
 			if [ "$f" = "$d/fa-sparse.file" ] && [ $((sparse_mib * 3)) -gt "$mem" ]; then
 				ok="its file, a page table, is $sparse_mib MiB: more than a third of the memory"
-			# A hole file (make_file's truncate) takes no blocks.
-			elif [ ! -f "$f" ] && [ "${f##*/fa-hole}" = "$f" ] &&
+			# A hole file takes no blocks.
+			elif [ ! -f "$f" ] && ! is_hole "$f" &&
 			     [ "$(df -P -k "$d" | awk 'NR == 2 { print $4 }')" -lt \
 				$(($(file_mib "$f") * 1024)) ]; then
 				ok="its file, $(file_mib "$f") MiB, does not fit in $d"
