@@ -21,11 +21,12 @@ BACKPORT := backport-bisect backport-kunit backport-boot
 # backport's, whose kernels even the two out.  No build directory is in
 # both.
 TESTS_BUILD := kunit module-check $(BOOT) bench-quick
-TESTS_BESIDE := apt-test accel-test ccache-test bench-stats checkpatch sparse \
+TESTS_BESIDE := apt-test accel-test ccache-test loop-mount-test bench-stats checkpatch sparse \
 	coccicheck bisect cross fastpath upstream $(BACKPORT)
 
 .PHONY: help deps tree series send upstream kunit check test test-setup kernel \
 	module boot-test boot-kcsan bench bench-report bench-quick apt-test accel-test ccache-test \
+	loop-mount-test \
 	bench-stats clean \
 	$(CHECKS) $(BOOT) $(BACKPORT)
 .NOTPARALLEL:
@@ -92,6 +93,11 @@ apt-test:
 # seconds, no kernel tree.
 ccache-test:
 	@tests/lab/ccache-test.sh
+
+# The guest's loop-mount.sh (init's and the bench's ext4 mounts), with a
+# fake losetup and mount: seconds, no root, no QEMU.
+loop-mount-test:
+	@tests/lab/loop-mount-test.sh
 
 # The boot lab's choice of KVM or TCG (lib.sh's qemu_accel), with a fake
 # probe: seconds, and neither the tree nor QEMU.
