@@ -504,6 +504,16 @@ native() {
 	[ "$default_order" != -1 ] || default_order=$2
 }
 
+# kept_runs <name>: REPORT=1's sizes, accelerator and runs' commit, from
+# the first boot's files in $out (runs from before bench.sh kept accel and
+# runs-commit: the boot's file, the report).
+kept_runs() {
+	keep_sizes "$out/sweep-$1-b1.log"
+	accel=$(cat "$out/accel" 2>/dev/null || cat "$BUILD/boot$BASE_SUFFIX/bench-$1-b1.accel")
+	runs_commit=$(cat "$out/runs-commit" 2>/dev/null ||
+		sed -n 's/^  commit: //p' "$out/report.txt" | head -n1)
+}
+
 bench_start=$SECONDS
 aa=() runs_commit=
 if [ "${AB:-0}" = 1 ] || [ "${AA:-0}" = 1 ]; then
@@ -526,10 +536,7 @@ if [ "${AB:-0}" = 1 ] || [ "${AA:-0}" = 1 ]; then
 		# The kept runs of both sides, reported again.
 		BOOTS=$(ls "$out"/runs-"${names[0]}"-b*.csv 2>/dev/null | wc -l)
 		[ "$BOOTS" -gt 0 ] || die "REPORT=1: no runs-${names[0]}-b*.csv in $out"
-		keep_sizes "$out/sweep-${names[0]}-b1.log"
-		accel=$(cat "$out/accel")
-		runs_commit=$(cat "$out/runs-commit" 2>/dev/null ||
-			sed -n 's/^  commit: //p' "$out/report.txt" | head -n1)
+		kept_runs "${names[0]}"
 	else
 		boots < <(for boot in $(seq "$BOOTS"); do
 			echo "$ab_new ${names[0]}-b$boot $((2 * boot - 2)) $((2 * BOOTS))"
@@ -549,11 +556,7 @@ elif [ "${NATIVE:-0}" = 1 ]; then
 elif [ "${REPORT:-0}" = 1 ]; then
 	runs=$(ls "$out"/runs-"$variant"-b*.csv 2>/dev/null | sort -V | paste -sd,)
 	[ -n "$runs" ] || die "REPORT=1: no runs-$variant-b*.csv in $out"
-	keep_sizes "$out/sweep-$variant-b1.log"
-	# Runs from before bench.sh kept these: the boot's file, the report.
-	accel=$(cat "$out/accel" 2>/dev/null || cat "$BUILD/boot$BASE_SUFFIX/bench-$variant-b1.accel")
-	runs_commit=$(cat "$out/runs-commit" 2>/dev/null ||
-		sed -n 's/^  commit: //p' "$out/report.txt" | head -n1)
+	kept_runs "$variant"
 	sets=("patched=$runs")
 	variants="$variant, $(tr , '\n' <<< "$runs" | wc -l) boots"
 else

@@ -194,7 +194,7 @@ def cross_title(workloads):
     large = ("; no bound by the window in @" + ", @".join(LARGE_FOLIOS) +
              ", where a folio is mapped whole"
              if any(base_name(w) in NO_RSS and
-                    w.partition("@")[2] in LARGE_FOLIOS
+                    whole_folios(w)
                     for w in workloads) else "")
     return (f"Cross-check of the counters (against Rss; {names}: "
             "none at order 0, above it fa-mapped > 0, fa-calls <= the "
@@ -205,6 +205,12 @@ def cross_title(workloads):
 def base_name(workload):
     """The workload without its page-cache state: mixed@ext4 is mixed."""
     return workload.partition("@")[0]
+
+
+def whole_folios(workload):
+    """In a state of large folios (LARGE_FOLIOS), where 7.3 maps a
+    folio whole whatever the window."""
+    return workload.partition("@")[2] in LARGE_FOLIOS
 
 
 def no_order(workload):
@@ -221,8 +227,8 @@ def checked(workload):
     filemap_map_pages()), which the counters, of PTEs, do not count, and
     with @huge-within and @ext4-ra (and @huge's PTE-mapped folios) 7.3's
     finish_fault() maps a whole folio beside fault-around, uncounted."""
-    name, _, state = workload.partition("@")
-    return (state not in LARGE_FOLIOS
+    name = base_name(workload)
+    return (not whole_folios(workload)
             and (name in CHECKED or name.startswith("mmap-pread")))
 
 
@@ -307,7 +313,7 @@ def around_agrees(r):
     # A fault retried (VM_FAULT_RETRY: waiting on a folio readahead is
     # reading) faults around again but counts once: cold, no calls bound.
     cold = is_cold(r["workload"])
-    whole = r["workload"].partition("@")[2] in LARGE_FOLIOS
+    whole = whole_folios(r["workload"])
     return (0 < calls and (cold or calls <= r["minflt"] + r["majflt"])
             and 0 < fa and (whole or fa <= calls * ((1 << order) - 1)))
 
@@ -330,7 +336,7 @@ def fio_agrees(r):
     top = (r["minflt"] + r["majflt"] if is_cold(r["workload"])
            else min(r["minflt"] + r["majflt"],
                     windows + FIO_OWN * r["threads"]))
-    low = 0 if r["workload"].partition("@")[2] in LARGE_FOLIOS else windows
+    low = 0 if whole_folios(r["workload"]) else windows
     return low <= own <= top
 
 
