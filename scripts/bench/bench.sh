@@ -8,7 +8,7 @@
 #   ORDERS=all (0 to a page table) or a list; REPS=3 (per boot); BOOTS=3;
 #   PAR=<boots at once> (the host's CPUs under CLOCK=icount, else 1)
 #   WORKLOADS="seq rand sparse mmap-pread-seq ..." (see WORKLOADS below;
-#          name@state picks a page-cache state, see sweep.sh)
+#          name@state picks a page-cache state, see sweep-states.sh)
 #          WORKLOADS=heldout: the adaptive policy's held-out workloads;
 #          heldout4: its version 4's (with seq at 1 and 2 threads)
 #          (POLICY=adaptive runs them by default, beside the others).
@@ -18,7 +18,7 @@
 #          fio-read, fio-randread and start-fio are not in the default:
 #          naming one puts fio in the guest (x86_64); nor are build and
 #          rebuild, which put scripts/bench/toolchain.sh's image there (x86_64
-#          guests only); see sweep.sh
+#          guests only); see sweep-states.sh
 #   THREADS=1 (thread workloads), TASKS="1 2" (mmap-pread-*, fio-*), MIB=<MiB>
 #          (by default sweep.sh picks TASKS and MIB: 1 and the guest's
 #          CPUs, 1/16 of its memory on x86_64, 60 on the others; the

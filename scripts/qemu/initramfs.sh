@@ -30,11 +30,14 @@ cross=$(guest_field "$guest" 2)
 cc=${cross}gcc busybox=$(busybox_of "$guest")
 progs=(tests/boot/fa-test tests/boot/fa-modtest scripts/bench/guest/fa-bench
 	scripts/bench/guest/fa-folios)
-scripts=(scripts/bench/guest/sweep.sh scripts/bench/guest/loop-mount.sh tests/boot/demo.sh)
+# sweep.sh, the scripts it sources, loop-mount.sh
+guest_scripts=("$TOP"/scripts/bench/guest/*.sh)
+guest_scripts=("${guest_scripts[@]#"$TOP"/}")
+scripts=("${guest_scripts[@]}" tests/boot/demo.sh)
 if [ "$guest" != x86_64 ]; then
 	"$TOP/scripts/deps.sh" "$(guest_field "$guest" 4)"
 	progs=(tests/boot/fa-test scripts/bench/guest/fa-bench scripts/bench/guest/fa-folios)
-	scripts=(scripts/bench/guest/sweep.sh scripts/bench/guest/loop-mount.sh)
+	scripts=("${guest_scripts[@]}")
 fi
 rm -f "$out"/fa-*
 for prog in "${progs[@]}"; do
