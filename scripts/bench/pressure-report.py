@@ -56,47 +56,19 @@ import argparse
 import csv
 import json
 import math
-import statistics
 import sys
 from collections import defaultdict
 
 import numpy as np
 
 import benchstats as bs
-from benchreport.data import folio_order
 from benchreport.fmt import fit
+from pressure_data import (CONF, ALPHA, BOUND, PLACEBO, load, per_boot,
+                           mean_t, fmt, fmt_ci, null_nan)
+from pressure_goals import adaptive_goal, bound_goal
 
-CONF = 0.95
-ALPHA = 0.05
 UNLIMITED = "@unlimited"	# the same workload with memory.max=max
 DELTA = 0.01	# "no worse than order 0": by at most 1% of its figure
-# The adaptive policy (make bench PRESSURE=1 POLICY=adaptive) against the
-# default order, issue 29's goal under pressure: no more refaults and
-# activations, at no more faults.  "No more" is shown when the 95%
-# interval of the mean difference per boot lies below +ADAPT_MARGIN of
-# the default's count (at least one event); "more" when it lies wholly
-# above it.
-ADAPTIVE = "adaptive"
-ADAPT_MARGIN = 0.01
-ADAPT_COUNTS = (("memcg_workingset_refault_file", "refaults"),
-                ("memcg_pgactivate", "activations"), ("faults", "faults"))
-# vm.fault_around_bound=1's runs (sweep.sh -c); goal 4 has no faults in
-# it: a bound maps fewer pages a fault, so takes more faults by design.
-BOUND = "bound"
-BOUND_COUNTS = ADAPT_COUNTS[:2]
-# The default order run a second time in each repetition (sweep.sh): a
-# true null for goal 4's test, its own A/A in the same boots.
-PLACEBO = "placebo"
-# The columns where fa-bench writes -1 for "not measured" (a kernel
-# without the counters, a cgroup file missing, frames hidden).
-MAYBE = {"fa_calls", "fa_mapped", "distinct", "unread", "hits", "reclaimed_read",
-         "pgscan", "pgsteal", "pgactivate", "pgdeactivate",
-         "workingset_refault_file", "workingset_activate_file", "slabs_scanned",
-         "allocstall", "pgmajfault", "pgunmap_file_old", "memcg_pgscan",
-         "memcg_pgsteal",
-         "memcg_pgactivate", "memcg_pgdeactivate", "memcg_workingset_refault_file",
-         "memcg_workingset_activate_file", "memcg_max", "memcg_oom",
-         "psi_some_us", "psi_full_us"}
 # The tables' columns: the figure and the pages' fates, then the reclaim
 # counts.  psi_* are microseconds of the guest's clock (under -icount,
 # instructions / 1000).
@@ -120,211 +92,7 @@ TABLES = [
 ]
 
 
-def load(paths):
-    """{(workload, order): [per-boot list of run dicts]}, boots in order,
-    the same of the adaptive policy's runs, {workload: [...]}, and of the
-    bound's and the placebo's, {setup: {(workload, order): [...]}}."""
-    cells = defaultdict(lambda: [[] for _ in paths])
-    adapt = defaultdict(lambda: [[] for _ in paths])
-    other = {s: defaultdict(lambda: [[] for _ in paths]) for s in (BOUND, PLACEBO)}
-    for b, path in enumerate(paths):
-        with open(path, newline="") as f:
-            for r in csv.DictReader(f):
-                if r["setup"] not in ("sweep", ADAPTIVE, BOUND, PLACEBO):
-                    continue
-                row = {k: (v if k in ("workload", "setup") else
-                           math.nan if v == "-1" and k in MAYBE else float(v))
-                       for k, v in r.items()}
-                # Runs from before a column was recorded: not measured.
-                for k in MAYBE:
-                    row.setdefault(k, math.nan)
-                fa, hits, unread = row["fa_mapped"], row["hits"], row["unread"]
-                # nan where one is not measured: nan propagates.
-                row["never_used"] = fa - hits
-                row["ahead_reclaimed"] = fa - hits - unread
-                row["faults"] = row["minflt"] + row["majflt"]
-                key = (row["workload"], int(row["order"]))
-                if r["setup"] == ADAPTIVE:
-                    adapt[row["workload"]][b].append(row)
-                elif r["setup"] in other:
-                    other[r["setup"]][key][b].append(row)
-                else:
-                    cells[key][b].append(row)
-    return cells, adapt, other
-
-
-def per_boot(cell, field):
-    """The boots' values of a field: the median of a boot's runs for the
-    figure, the mean for a count (a median would hide what happens in
-    one run of three, such as the first after the boot); None if a boot
-    has no runs or the field is not measured (nan)."""
-    vals = []
-    for runs in cell:
-        xs = [r[field] for r in runs if field in r]
-        if not xs or any(x != x for x in xs):
-            return None
-        vals.append(statistics.median(xs) if field == "ns" else statistics.fmean(xs))
-    return np.array(vals)
-
-
-def mean_t(x, conf=CONF):
-    """benchstats.mean_diff as a tuple: (mean, lo, hi, p)."""
-    r = bs.mean_diff(x, conf)
-    return r.est, r.lo, r.hi, r.p
-
-
-def fmt(x, digits=0):
-    if x != x:
-        return "-"
-    if digits:
-        return f"{x:,.{digits}f}"
-    return f"{x:,.0f}"
-
-
-def fmt_ci(m, lo, hi, digits=0):
-    return f"{fmt(m, digits)} [{fmt(lo, digits)}, {fmt(hi, digits)}]"
-
-
-def null_nan(x):
-    """JSON has no NaN: an undefined number is null."""
-    if isinstance(x, dict):
-        return {str(k): null_nan(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [null_nan(v) for v in x]
-    if isinstance(x, (float, np.floating)):
-        return None if x != x else float(x)
-    return x
-
-
-def adaptive_goal(adapt, cells, fig, meta, scale, fig_unit, p, results):
-    """The adaptive policy's runs against the default order's, per
-    workload: the figure's ratio and each ADAPT_COUNTS count's
-    difference, paired by boot, and the goal's verdict."""
-    d = int(meta.get("default_order", 4))
-    names = [w for w in sorted(adapt) if (w, d) in cells and (w, d) in fig]
-    if not names:
-        return
-    p(f"Adaptive policy against the default order {d} (issue 29's goal under "
-      "pressure: no more refaults and activations, at no more faults): per "
-      f"boot, adaptive - order {d}, the mean with its {CONF:.0%} interval; "
-      f"'no more' when the interval's top is at most +{ADAPT_MARGIN:.0%} of "
-      f"order {d}'s mean, 'MORE' when its bottom is above that, "
-      "'inconclusive' otherwise; the figure as a ratio, paired by boot")
-    res = results["adaptive"] = {}
-    for w in names:
-        fa = per_boot(adapt[w], "ns")
-        if fa is None:
-            continue
-        r = bs.paired_ratio(fa / scale, fig[(w, d)], CONF)
-        res[w] = {"ratio": [r.est, r.lo, r.hi]}
-        parts, goal = no_more(adapt[w], cells[(w, d)], ADAPT_COUNTS, res[w])
-        ci = (f" [{r.lo:.4f}, {r.hi:.4f}]" if r.lo == r.lo else "")
-        p(f"  {w}: {fig_unit} ratio {r.est:.4f}{ci}; "
-          + "; ".join(parts) + ": " + GOAL_TEXT[goal])
-    p("")
-
-
-GOAL_TEXT = {True: "meets the goal", False: "MISSES the goal",
-             None: "goal not shown either way"}
-
-
-def no_more(new, base, counts, res):
-    """Each count of @new's runs against @base's, per boot: 'no more'
-    when the 95% interval of the mean difference lies below
-    +ADAPT_MARGIN of @base's count (and at least one event: the counts of
-    @unlimited are about 0), 'MORE' when it lies wholly above, else
-    'inconclusive'; the parts to print and the goal (None: not shown)."""
-    parts, goal = [], True
-    for f, name in counts:
-        a, b = per_boot(new, f), per_boot(base, f)
-        if a is None or b is None or len(a) != len(b):
-            parts.append(f"{name} -")
-            goal = None if goal else goal
-            continue
-        m, lo, hi, _ = mean_t(a - b)
-        lim = max(ADAPT_MARGIN * float(np.mean(b)), 1.0)
-        v = ("no more" if hi == hi and hi <= lim else
-             "MORE" if lo == lo and lo > lim else "inconclusive")
-        if v == "MORE":
-            goal = False
-        elif v == "inconclusive" and goal:
-            goal = None
-        res[name] = {"diff": [m, lo, hi], "verdict": v}
-        if v == "inconclusive" and len(a) > 1:
-            n = bs.below_boots(float(np.std(a - b, ddof=1)), lim)
-            res[name]["boots_for_80pct"] = n
-            v += f"; 80% power needs {fmt(n) if n else 'over 100,000'} boots"
-        parts.append(f"{name} {fmt_ci(m, lo, hi)} ({v})")
-    res["goal"] = goal
-    return parts, goal
-
-
-def bound_goal(bound, cells, meta, p, results, placebo):
-    """Goal 4: the bound's runs against whole's at each order below the
-    largest folio order of the workload's file, where the bound maps
-    fewer pages a fault by design (bound-report.py's goal 1 uses the same
-    orders); at and above it the bound maps what whole does."""
-    keys = [k for k in sorted(bound) if k in cells]
-    if not keys:
-        return
-    p("vm.fault_around_bound=1 against 0 at the same order (goal 4 of "
-      "Documentation/large-folios.rst, fixed before the runs: where the "
-      "bound maps fewer pages a fault, no more refaults and activations), "
-      "judged at each order below the largest folio of the workload's file "
-      "(the sweep's folio sizes): per boot, bound - whole, the mean with "
-      f"its {CONF:.0%} interval, 'no more' when its top is at most "
-      f"+{ADAPT_MARGIN:.0%} of whole's mean (and 1 event), with the boots "
-      "that would give it 80% power where it is inconclusive")
-    res = results["bound"] = {}
-    goal, judged = True, False
-    for w, o in keys:
-        fo = folio_order(meta, w)
-        r = res.setdefault(w, {})[o] = {}
-        if fo is None:
-            p(f"  {w} order {o}: no folio sizes for its file: not judged")
-            continue
-        if o >= fo:
-            continue
-        judged = True
-        parts, g = no_more(bound[(w, o)], cells[(w, o)], BOUND_COUNTS, r)
-        if g is False or goal is True:
-            goal = g
-        p(f"  {w} order {o} (folios up to order {fo}): " + "; ".join(parts))
-    res["goal"] = goal if judged else None
-    p("  goal 4: " + ("NOT JUDGED: no order below a file's largest folio"
-                      if not judged else {True: "MET", False: "MISSED",
-                                          None: "NOT SHOWN either way, so not met"}[goal]))
-    # The same test on the placebo, a true null: what it says of two
-    # runs of one setting in these boots.
-    nulls = [k for k in sorted(placebo) if k in cells]
-    if nulls:
-        p("  the same test on the placebo (the default order run twice, a "
-          "true null), placebo - whole:")
-    res["placebo"] = {}
-    for w, o in nulls:
-        r = res["placebo"].setdefault(w, {})[o] = {}
-        parts, _ = no_more(placebo[(w, o)], cells[(w, o)], BOUND_COUNTS, r)
-        p(f"    {w} order {o}: " + "; ".join(parts))
-    p("")
-
-
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--meta", action="append", default=[])
-    ap.add_argument("sets", nargs="+")
-    a = ap.parse_args()
-    meta = dict(m.split("=", 1) for m in a.meta)
-    paths = a.sets[0].split("=", 1)[1].split(",")
-    cells, adapt, other = load(paths)
-    boots = len(paths)
-    orders = sorted({o for (w, o) in cells})
-    icount = meta.get("clock") == "icount"
-    unit = "M insn (guest instructions under QEMU -icount, not time)" if icount \
-        else f"ms ({meta.get('clock', 'native')} clock)"
-    scale = 1e6
-    out = []
-    p = out.append
+def header(meta, boots, unit, p):
     p("make bench PRESSURE=1: what pages mapped ahead cost reclaim")
     for k in ("kernel", "config", "cpu", "qemu", "clock", "commit", "runs", "sweep"):
         if k in meta:
@@ -344,6 +112,203 @@ def main():
       "'~' otherwise (not shown, not 'no effect')")
     p("")
 
+
+class Tests:
+    """Families, each Holm-adjusted on its own: per workload's orders,
+    net(o), saves(o) and the reclaim penalty.  The tables' %chg are
+    ratios (for their size) marked by net or saves: one mark a test."""
+
+    def __init__(self, fig, names, bases, orders):
+        self.fams = defaultdict(dict)
+        for w in names:
+            for o in orders:
+                if o and (w, o) in fig and (w, 0) in fig:
+                    self.fams["ratio"][(w, o)] = bs.paired_ratio(
+                        fig[(w, o)], fig[(w, 0)], CONF)
+        self.net = defaultdict(dict)
+        for b in bases:
+            lim, free = b, b + UNLIMITED
+            for o in orders:
+                if o and all((w, x) in fig for w in (lim, free) for x in (0, o)):
+                    saves = fig[(free, 0)] - fig[(free, o)]
+                    n = fig[(lim, 0)] - fig[(lim, o)]
+                    extra = saves - n
+                    self.net[b][o] = {
+                        "saves": bs.mean_diff(saves, CONF),
+                        "extra": bs.mean_diff(extra, CONF),
+                        "net": bs.mean_diff(n, CONF),
+                        # TOST's lower side: net >= -1% of L(0)
+                        "net90": bs.mean_diff(n, 1 - 2 * ALPHA)}
+                    for k in ("saves", "extra", "net"):
+                        self.fams[k][(b, o)] = self.net[b][o][k]
+        self.adj = {}
+        for k, fam in self.fams.items():
+            if k == "ratio":
+                continue	# sizes only: marked by net or saves
+            keys = list(fam)
+            self.adj.update({(k,) + key: q for key, q in
+                             zip(keys, bs.holm([fam[x].p for x in keys]))})
+
+    def mark(self, key):
+        q = self.adj.get(key, math.nan)
+        return "*" if q == q and q < ALPHA else "~"
+
+    def shown(self, key, sign):
+        """The family's test rejects, with the estimate's sign."""
+        r = self.fams[key[0]][key[1:]]
+        return self.mark(key) == "*" and r.est * sign > 0
+
+
+def cell_text(w, o, f, width, cells, fig, tests, results):
+    """One table cell: a %chg with its mark, or a mean +- its half-width."""
+    if f == "chg":
+        # Its mark is its own test's: net (limited) or saves
+        # (unlimited), the same null L(o) = L(0).
+        r = tests.fams["ratio"].get((w, o))
+        base = w[:-len(UNLIMITED)] if w.endswith(UNLIMITED) else w
+        fam = "saves" if w.endswith(UNLIMITED) else "net"
+        x = "baseline" if o == 0 else "-" if r is None else \
+            f"{r.chg():+.2f}% {tests.mark((fam, base, o))}"
+        return f"{x:>{width}}"
+    v = fig.get((w, o)) if f == "ns" else per_boot(cells[(w, o)], f)
+    if v is None:
+        return f"{'-':>{width}}"
+    m, lo, hi, _ = mean_t(v)
+    d = 3 if f == "ns" else 0
+    h = (hi - lo) / 2 if hi == hi else math.nan
+    results["cells"].append({"workload": w, "order": o, "field": f,
+                             "mean": m, "lo": lo, "hi": hi,
+                             "boots": [float(x) for x in v]})
+    return f"{fmt(m, d) + ' +-' + fmt(h, d):>{width}}"
+
+
+def workload_tables(w, orders, cells, fig, tests, results, p):
+    present = [o for o in orders if (w, o) in cells]
+    if not present:
+        return
+    runs = sum(len(r) for o in present for r in cells[(w, o)])
+    p(f"{w} ({'no memory limit' if w.endswith(UNLIMITED) else 'memory.max below its pages'}; "
+      f"{runs} runs): per order, the mean over boots +- the half-width of "
+      "its 95% CI")
+    for group in TABLES:
+        fields = [(f, n) for f, n in group if f == "chg" or any(
+            per_boot(cells[(w, o)], f) is not None for o in present)]
+        # As many columns a table as fit 100, each under the orders.
+        chunks = []
+        for f, n in fields:
+            wide = 8 + sum(max(len(x), 14) + 2 for _, x in chunks[-1]) \
+                if chunks else 100
+            if wide + max(len(n), 14) + 2 > 100:
+                chunks.append([])
+            chunks[-1].append((f, n))
+        for fields in chunks:
+            p("  order " + "".join(f"{n:>{max(len(n), 14) + 2}}" for _, n in fields))
+            for o in present:
+                p(f"  {o:>5} " + "".join(
+                    cell_text(w, o, f, max(len(n), 14) + 2, cells, fig,
+                              tests, results) for f, n in fields))
+            p("")
+
+
+def break_even(b, orders, fig, boots, tests, fig_unit, results, p):
+    """What fault-around saves against what the limit costs for one
+    workload, and its verdicts."""
+    net, mark, shown = tests.net, tests.mark, tests.shown
+    l0 = float(np.mean(fig[(b, 0)]))
+    p(f"{b}: what fault-around saves against what the limit costs, per order "
+      f"against order 0 ({fig_unit}, mean over boots [95% CI]; marks: Holm "
+      "within each column's family)")
+    p(f"  saves = {b}{UNLIMITED}(0) - {b}{UNLIMITED}(o); reclaim penalty = "
+      "what the limit costs at o beyond what it costs at 0 (reclaim, "
+      "refaults, and the savings that pages unmapped before use lose; "
+      "negative: fault-around helps under the limit); net = saves - "
+      f"penalty = {b}(0) - {b}(o)")
+    for o in sorted(net[b]):
+        c = net[b][o]
+        p(f"  order {o:>2}: saves {fmt_ci(c['saves'].est, c['saves'].lo, c['saves'].hi, 3)} "
+          f"{mark(('saves', b, o))}  reclaim penalty {fmt_ci(c['extra'].est, c['extra'].lo, c['extra'].hi, 3)} "
+          f"{mark(('extra', b, o))}  net {fmt_ci(c['net'].est, c['net'].lo, c['net'].hi, 3)} "
+          f"{mark(('net', b, o))}")
+    verdict = results["verdicts"].setdefault(b, {})
+    if boots < 2:
+        p("  untestable: fewer than 2 boots give no interval, so no verdict")
+        verdict["untestable"] = True
+        p("")
+        return
+    os_ = sorted(net[b])
+    saves = [o for o in os_ if shown(("saves", b, o), 1)]
+    neg = [o for o in os_ if shown(("net", b, o), -1)]
+    ok = [o for o in os_ if net[b][o]["net90"].lo > -DELTA * l0]
+    lost = [o for o in neg if o in saves and shown(("extra", b, o), 1)]
+    verdict.update(saves=saves, net_negative=neg, no_worse=ok,
+                   limit_turns_saving_into_loss=lost)
+    pick = bs.stable_pick({o: fig[(b, o)] for o in orders if (b, o) in fig},
+                          DELTA, CONF)
+    stab = {True: "stable", False: "UNSTABLE", None: "stability not assessed"}
+    moves = (f": {pick['best_flip']:.0%} of simulated reruns pick "
+             f"{', '.join(map(str, pick['best_moves']))}"
+             if pick["best_moves"] else "")
+    near = [o for o in pick["near_best"] if o != pick["best"]]
+    p(f"  under the limit the smallest figure is at order {pick['best']} "
+      f"({stab[pick['best_stable']]}{moves})" +
+      (f"; orders {', '.join(map(str, near))} are shown within 1% of it"
+       if near else "") + "; an order not listed is not shown to be as good")
+    verdict.update(best=pick["best"], best_stable=pick["best_stable"])
+    if not saves:
+        p("  fault-around saves nothing here without the limit (no saves(o) "
+          "shown > 0): there is no break-even to find")
+    else:
+        w_lo = max(ok) if ok else 0
+        w_hi = next((o for o in os_ if all(x in neg for x in os_ if x >= o)), None)
+        p(f"  without the limit fault-around saves at order(s) "
+          f"{', '.join(map(str, saves))}; under it, no worse than order 0 "
+          f"by more than {DELTA:.0%} of its figure ({DELTA * l0:.3f} "
+          f"{fig_unit}; the 90% interval's lower end) up to order {w_lo}" +
+          (f", and shown worse than order 0, by any amount, from order "
+           f"{w_hi} on" if w_hi is not None
+           else ", and shown worse at no larger order throughout"))
+        if any(o < w_lo for o in neg):
+            p("  not monotone: some order below that is worse than order 0")
+        verdict.update(break_even_above=w_lo, break_even_at_most=w_hi)
+    if lost:
+        p(f"  at order(s) {', '.join(map(str, lost))} the limit turns what "
+          "fault-around saves into a loss (saves > 0, net < 0, penalty > 0, "
+          "all shown)")
+    verdict["net"] = {o: {k: [net[b][o][k].est, net[b][o][k].lo, net[b][o][k].hi]
+                          for k in ("saves", "extra", "net")} for o in net[b]}
+    p("")
+
+
+def write(out_dir, results):
+    with open(f"{out_dir}/results.json", "w") as f:
+        json.dump(null_nan(results), f, indent=1)
+    with open(f"{out_dir}/results.csv", "w", newline="") as f:
+        wr = csv.writer(f)
+        wr.writerow(["workload", "order", "field", "mean", "lo", "hi", "boots"])
+        for c in results["cells"]:
+            wr.writerow([c["workload"], c["order"], c["field"], c["mean"], c["lo"],
+                         c["hi"], " ".join(f"{x:g}" for x in c["boots"])])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--meta", action="append", default=[])
+    ap.add_argument("sets", nargs="+")
+    a = ap.parse_args()
+    meta = dict(m.split("=", 1) for m in a.meta)
+    paths = a.sets[0].split("=", 1)[1].split(",")
+    cells, adapt, other = load(paths)
+    boots = len(paths)
+    orders = sorted({o for (w, o) in cells})
+    icount = meta.get("clock") == "icount"
+    unit = "M insn (guest instructions under QEMU -icount, not time)" if icount \
+        else f"ms ({meta.get('clock', 'native')} clock)"
+    fig_unit = unit.split(" (")[0]
+    scale = 1e6
+    out = []
+    p = out.append
+    header(meta, boots, unit, p)
     results = {"meta": meta, "boots": boots, "cells": [], "verdicts": {}}
     # Each workload under the limit, and its run without it.
     bases = sorted({w for (w, o) in cells if not w.endswith(UNLIMITED)})
@@ -355,174 +320,16 @@ def main():
                 v = per_boot(cells[(w, o)], "ns")
                 if v is not None:
                     fig[(w, o)] = v / scale
-    # Families, each Holm-adjusted on its own: per workload's orders,
-    # net(o), saves(o) and the reclaim penalty.  The tables' %chg are
-    # ratios (for their size) marked by net or saves: one mark a test.
-    fams = defaultdict(dict)
+    tests = Tests(fig, names, bases, orders)
     for w in names:
-        for o in orders:
-            if o and (w, o) in fig and (w, 0) in fig:
-                fams["ratio"][(w, o)] = bs.paired_ratio(fig[(w, o)], fig[(w, 0)], CONF)
-    net = defaultdict(dict)
+        workload_tables(w, orders, cells, fig, tests, results, p)
     for b in bases:
-        lim, free = b, b + UNLIMITED
-        for o in orders:
-            if o and all((w, x) in fig for w in (lim, free) for x in (0, o)):
-                saves = fig[(free, 0)] - fig[(free, o)]
-                n = fig[(lim, 0)] - fig[(lim, o)]
-                extra = saves - n
-                net[b][o] = {"saves": bs.mean_diff(saves, CONF),
-                             "extra": bs.mean_diff(extra, CONF),
-                             "net": bs.mean_diff(n, CONF),
-                             # TOST's lower side: net >= -1% of L(0)
-                             "net90": bs.mean_diff(n, 1 - 2 * ALPHA)}
-                for k in ("saves", "extra", "net"):
-                    fams[k][(b, o)] = net[b][o][k]
-    adj = {}
-    for k, fam in fams.items():
-        if k == "ratio":
-            continue	# sizes only: marked by net or saves
-        keys = list(fam)
-        adj.update({(k,) + key: q for key, q in
-                    zip(keys, bs.holm([fam[x].p for x in keys]))})
-
-    def mark(key):
-        q = adj.get(key, math.nan)
-        return "*" if q == q and q < ALPHA else "~"
-
-    def shown(key, sign):
-        """The family's test rejects, with the estimate's sign."""
-        r = fams[key[0]][key[1:]]
-        return mark(key) == "*" and r.est * sign > 0
-
-    for w in names:
-        present = [o for o in orders if (w, o) in cells]
-        if not present:
-            continue
-        runs = sum(len(r) for o in present for r in cells[(w, o)])
-        p(f"{w} ({'no memory limit' if w.endswith(UNLIMITED) else 'memory.max below its pages'}; "
-          f"{runs} runs): per order, the mean over boots +- the half-width of "
-          "its 95% CI")
-        for group in TABLES:
-            fields = [(f, n) for f, n in group if f == "chg" or any(
-                per_boot(cells[(w, o)], f) is not None for o in present)]
-            # As many columns a table as fit 100, each under the orders.
-            chunks = []
-            for f, n in fields:
-                wide = 8 + sum(max(len(x), 14) + 2 for _, x in chunks[-1]) \
-                    if chunks else 100
-                if wide + max(len(n), 14) + 2 > 100:
-                    chunks.append([])
-                chunks[-1].append((f, n))
-            for fields in chunks:
-                p("  order " + "".join(f"{n:>{max(len(n), 14) + 2}}" for _, n in fields))
-                for o in present:
-                    vals = []
-                    for f, n in fields:
-                        v = fig.get((w, o)) if f == "ns" else per_boot(cells[(w, o)], f)
-                        width = max(len(n), 14) + 2
-                        if f == "chg":
-                            # Its mark is its own test's: net (limited) or
-                            # saves (unlimited), the same null L(o) = L(0).
-                            r = fams["ratio"].get((w, o))
-                            base = w[:-len(UNLIMITED)] if w.endswith(UNLIMITED) else w
-                            fam = "saves" if w.endswith(UNLIMITED) else "net"
-                            x = "baseline" if o == 0 else "-" if r is None else \
-                                f"{r.chg():+.2f}% {mark((fam, base, o))}"
-                            vals.append(f"{x:>{width}}")
-                            continue
-                        if v is None:
-                            vals.append(f"{'-':>{width}}")
-                            continue
-                        m, lo, hi, _ = mean_t(v)
-                        d = 3 if f == "ns" else 0
-                        h = (hi - lo) / 2 if hi == hi else math.nan
-                        vals.append(f"{fmt(m, d) + ' +-' + fmt(h, d):>{width}}")
-                        results["cells"].append({"workload": w, "order": o, "field": f,
-                                                 "mean": m, "lo": lo, "hi": hi,
-                                                 "boots": [float(x) for x in v]})
-                    p(f"  {o:>5} " + "".join(vals))
-                p("")
-
-    fig_unit = unit.split(" (")[0]
-    for b in bases:
-        if not net[b]:
-            continue
-        l0 = float(np.mean(fig[(b, 0)]))
-        p(f"{b}: what fault-around saves against what the limit costs, per order "
-          f"against order 0 ({fig_unit}, mean over boots [95% CI]; marks: Holm "
-          "within each column's family)")
-        p(f"  saves = {b}{UNLIMITED}(0) - {b}{UNLIMITED}(o); reclaim penalty = "
-          "what the limit costs at o beyond what it costs at 0 (reclaim, "
-          "refaults, and the savings that pages unmapped before use lose; "
-          "negative: fault-around helps under the limit); net = saves - "
-          f"penalty = {b}(0) - {b}(o)")
-        for o in sorted(net[b]):
-            c = net[b][o]
-            p(f"  order {o:>2}: saves {fmt_ci(c['saves'].est, c['saves'].lo, c['saves'].hi, 3)} "
-              f"{mark(('saves', b, o))}  reclaim penalty {fmt_ci(c['extra'].est, c['extra'].lo, c['extra'].hi, 3)} "
-              f"{mark(('extra', b, o))}  net {fmt_ci(c['net'].est, c['net'].lo, c['net'].hi, 3)} "
-              f"{mark(('net', b, o))}")
-        verdict = results["verdicts"].setdefault(b, {})
-        if boots < 2:
-            p("  untestable: fewer than 2 boots give no interval, so no verdict")
-            verdict["untestable"] = True
-            p("")
-            continue
-        os_ = sorted(net[b])
-        saves = [o for o in os_ if shown(("saves", b, o), 1)]
-        neg = [o for o in os_ if shown(("net", b, o), -1)]
-        ok = [o for o in os_ if net[b][o]["net90"].lo > -DELTA * l0]
-        lost = [o for o in neg if o in saves and shown(("extra", b, o), 1)]
-        verdict.update(saves=saves, net_negative=neg, no_worse=ok,
-                       limit_turns_saving_into_loss=lost)
-        pick = bs.stable_pick({o: fig[(b, o)] for o in orders if (b, o) in fig},
-                              DELTA, CONF)
-        stab = {True: "stable", False: "UNSTABLE", None: "stability not assessed"}
-        moves = (f": {pick['best_flip']:.0%} of simulated reruns pick "
-                 f"{', '.join(map(str, pick['best_moves']))}"
-                 if pick["best_moves"] else "")
-        near = [o for o in pick["near_best"] if o != pick["best"]]
-        p(f"  under the limit the smallest figure is at order {pick['best']} "
-          f"({stab[pick['best_stable']]}{moves})" +
-          (f"; orders {', '.join(map(str, near))} are shown within 1% of it"
-           if near else "") + "; an order not listed is not shown to be as good")
-        verdict.update(best=pick["best"], best_stable=pick["best_stable"])
-        if not saves:
-            p("  fault-around saves nothing here without the limit (no saves(o) "
-              "shown > 0): there is no break-even to find")
-        else:
-            w_lo = max(ok) if ok else 0
-            w_hi = next((o for o in os_ if all(x in neg for x in os_ if x >= o)), None)
-            p(f"  without the limit fault-around saves at order(s) "
-              f"{', '.join(map(str, saves))}; under it, no worse than order 0 "
-              f"by more than {DELTA:.0%} of its figure ({DELTA * l0:.3f} "
-              f"{fig_unit}; the 90% interval's lower end) up to order {w_lo}" +
-              (f", and shown worse than order 0, by any amount, from order "
-               f"{w_hi} on" if w_hi is not None
-               else ", and shown worse at no larger order throughout"))
-            if any(o < w_lo for o in neg):
-                p("  not monotone: some order below that is worse than order 0")
-            verdict.update(break_even_above=w_lo, break_even_at_most=w_hi)
-        if lost:
-            p(f"  at order(s) {', '.join(map(str, lost))} the limit turns what "
-              "fault-around saves into a loss (saves > 0, net < 0, penalty > 0, "
-              "all shown)")
-        verdict["net"] = {o: {k: [net[b][o][k].est, net[b][o][k].lo, net[b][o][k].hi]
-                              for k in ("saves", "extra", "net")} for o in net[b]}
-        p("")
+        if tests.net[b]:
+            break_even(b, orders, fig, boots, tests, fig_unit, results, p)
     adaptive_goal(adapt, cells, fig, meta, scale, fig_unit, p, results)
     bound_goal(other[BOUND], cells, meta, p, results, other[PLACEBO])
-    text = "\n".join(x for line in out for x in fit(line))
-    print(text)
-    with open(f"{a.out}/results.json", "w") as f:
-        json.dump(null_nan(results), f, indent=1)
-    with open(f"{a.out}/results.csv", "w", newline="") as f:
-        wr = csv.writer(f)
-        wr.writerow(["workload", "order", "field", "mean", "lo", "hi", "boots"])
-        for c in results["cells"]:
-            wr.writerow([c["workload"], c["order"], c["field"], c["mean"], c["lo"],
-                         c["hi"], " ".join(f"{x:g}" for x in c["boots"])])
+    print("\n".join(x for line in out for x in fit(line)))
+    write(a.out, results)
     return 0
 
 
