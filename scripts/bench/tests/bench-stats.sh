@@ -15,4 +15,4 @@ export O=$tmp/build	# lib.sh makes $BUILD: a throwaway one
 . "$(dirname "$0")/../../lib.sh"	# Debian's python3 first
 
 cd "$TOP/scripts/bench/tests" || exit
-python3 -m unittest -v test_benchstats test_bench_report_parts test_bench_report test_pressure_report test_bound_report
+python3 -m unittest -v test_benchstats test_bench_report_data test_bench_report_parts test_bench_report test_pressure_report test_bound_report
