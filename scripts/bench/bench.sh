@@ -75,7 +75,9 @@
 #        table's "per fault" row is what one fault maps, the header
 #        gives the folio sizes of each workload's file; with
 #        WORKLOADS=heldout, large-folios.rst's held-out workloads, and
-#        WORKLOADS=public, the public rows on ext4 (held out too);
+#        WORKLOADS=public, the public rows on ext4 (held out too), and
+#        WORKLOADS=mthp, the same readers in shared anonymous memory at
+#        the shmem mTHP sizes 16k, 64k and 256k (@shmem-<size>);
 #        with BOUND=1, each order also with vm.fault_around_bound=1 in
 #        the same boots (sweep.sh -c), into build/bench-folios-bound/,
 #        and scripts/bench/bound-report.py's comparison in bound.txt

@@ -78,6 +78,11 @@ seq-interleaved@ext4-ra dynexec@ext4-ra"
 WORKLOADS_FOLIOS_PUBLIC="fio-read@ext4-ra fio-randread@ext4-ra
 mmap-xread-seq-mt@ext4-ra page_fault4@ext4-ra mmap-pread-seq@ext4-sparse
 mmap-pread-rand@ext4-sparse build rebuild"
+# FOLIOS=1 WORKLOADS=mthp: the readers in shared anonymous memory, at
+# shmem mTHP sizes below, at and above the default 64KiB window.
+WORKLOADS_FOLIOS_MTHP=$(for s in shmem-16k shmem-64k shmem-256k; do
+	printf '%s@%s ' seq "$s" rand "$s" sparse "$s" mmap-pread-seq "$s" mmap-pread-rand "$s"
+done)
 [ "${FOLIOS:-0}" = 0 ] || WORKLOADS=${WORKLOADS:-$WORKLOADS_FOLIOS}
 WORKLOADS_ALL="seq rand sparse mmap-pread-seq mmap-pread-rand mmap-pread-seq@ext4
 mmap-pread-rand@ext4 mmap-pread-seq@ext4-cold mmap-pread-rand@ext4-cold
@@ -159,6 +164,8 @@ if [ "${WORKLOADS:-}" = public ] && [ "${FOLIOS:-0}" = 1 ]; then
 elif [ "${WORKLOADS:-}" = public ]; then
 	WORKLOADS=$WORKLOADS_PUBLIC
 	[ "$TASKS" != auto ] || TASKS="1 2 4"
+elif [ "${WORKLOADS:-}" = mthp ] && [ "${FOLIOS:-0}" = 1 ]; then
+	WORKLOADS=$WORKLOADS_FOLIOS_MTHP out=$out-mthp
 elif [ "${WORKLOADS:-}" = heldout ] && [ "${FOLIOS:-0}" = 1 ]; then
 	WORKLOADS=$WORKLOADS_FOLIOS_HELDOUT out=$out-heldout
 elif [ "${WORKLOADS:-}" = heldout ]; then

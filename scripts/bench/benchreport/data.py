@@ -36,8 +36,10 @@ CHECKED = ("seq", "rand", "sparse", "page_fault4", "mmap-xread-seq-mt",
            "sparse-1g", "seq-interleaved", "hot-reuse", "manymaps-seq",
            "seq-then-sparse", "sparse-then-seq", "stride64k", "streams3",
            "hot-skew", "seq-sparse-seq", "smallfiles")
-# The page-cache states made to hold large folios (sweep.sh).
+# The page-cache states made to hold large folios (sweep-states.sh), and
+# @shmem-<size>'s prefix: shared anonymous memory in that mTHP size.
 LARGE_FOLIOS = ("huge", "huge-within", "ext4-ra")
+SHMEM_MTHP = "shmem-"
 # will-it-scale's write cases: write faults never fault around, so every
 # run must count none (page_fault4, the read case, is checked above).
 WRITES = ("page_fault2", "page_fault3")
@@ -192,6 +194,7 @@ def cross_title(workloads):
     writes = ("; page_fault2, page_fault3: no fault-around at all"
               if ran & set(WRITES) else "")
     large = ("; no bound by the window in @" + ", @".join(LARGE_FOLIOS) +
+             f" and @{SHMEM_MTHP}<size>" +
              ", where a folio is mapped whole"
              if any(base_name(w) in NO_RSS and
                     whole_folios(w)
@@ -210,7 +213,8 @@ def base_name(workload):
 def whole_folios(workload):
     """In a state of large folios (LARGE_FOLIOS), where 7.3 maps a
     folio whole whatever the window."""
-    return workload.partition("@")[2] in LARGE_FOLIOS
+    state = workload.partition("@")[2]
+    return state in LARGE_FOLIOS or state.startswith(SHMEM_MTHP)
 
 
 def no_order(workload):

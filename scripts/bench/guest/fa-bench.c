@@ -11,6 +11,7 @@
  *            [-p passes] [-n starts] [-x program [-L dir]] [-g file] [-G cgroup] [-A]
  *   fa-bench -w run -n pages [-p starts] [-c -f file] -- program [argument...]
  *   fa-bench -H n [-d dir]
+ *   fa-bench -S -m MiB             hold shared anonymous memory (run.h)
  *   fa-bench -R -f file [-P ptes]  one fault: pages mapped, pages young
  *   fa-bench -E                    the names of hotcold's second line
  *
@@ -260,15 +261,16 @@ int main(int argc, char **argv, char **envp)
 	const char *dir = "/tmp", *w = NULL, *file = NULL, *file2 = NULL;
 	struct totals t = { 0 };
 	unsigned int held = 0, i;
-	int opt, do_create = 0, cold = 0, n_given = 0, vmstat, ret;
+	int opt, do_create = 0, do_shmem = 0, cold = 0, n_given = 0, vmstat, ret;
 	size_t mib = 0, ptes = 0;
 
 	environment = envp;
 	page_size = sysconf(_SC_PAGESIZE);
-	while ((opt = getopt(argc, argv, "ACcw:t:f:m:s:P:p:n:x:L:H:d:g:G:ER")) != -1) {
+	while ((opt = getopt(argc, argv, "ACcSw:t:f:m:s:P:p:n:x:L:H:d:g:G:ER")) != -1) {
 		switch (opt) {
 		case 'A': advise = 1; break;
 		case 'C': do_create = 1; break;
+		case 'S': do_shmem = 1; break;
 		case 'c': cold = 1; break;
 		case 'w': w = optarg; break;
 		case 't': nworkers = atoi(optarg); break;
@@ -315,6 +317,11 @@ int main(int argc, char **argv, char **envp)
 		hold(held, dir);
 	if (do_create)
 		return file && mib ? create(file, mib) : usage();
+	if (do_shmem) {
+		if (!mib)
+			return usage();
+		hold_shmem(mib);
+	}
 	if (!w)
 		return usage();
 	ret = prepare(w, file, file2, ptes, cold, n_given, argv + optind);

@@ -14,11 +14,16 @@
 # (vm-scalability's cases as written: a sparse file, holes only, on the
 # same ext4, dropped before each run, so that every run's first reader
 # fills the page cache with zeroed pages through readahead, as the
-# case's fresh file does).  dynexec starts -x (make bench: fa-bench
+# case's fresh file does), @shmem-<size> (16k, 64k, ...: shared
+# anonymous memory of the file's size, written by a holder, fa-bench -S,
+# with only that shmem mTHP size allowed, so that shmem allocates its
+# folios at that size; the workloads map the same pages as a file through
+# the holder's /proc/<pid>/map_files/ path).  dynexec starts -x (make bench: fa-bench
 # built dynamically), its ld.so and libraries from the initramfs;
 # dynexec@<state> starts copies of all three on that state's file
 # system (fa-bench -L), and @ext4-ra reads each as it reads the file.
-# What the system cannot run (no -x, no -e, no huge tmpfs) is left out,
+# What the system cannot run (no -x, no -e, no huge tmpfs, no such mTHP
+# size) is left out,
 # with a message.
 #
 # mixed reads the file in order in one thread while another does
@@ -73,8 +78,37 @@ state_dir() {
 		grep -q " $dir/fa-ext4 " /proc/mounts ||
 			"$here/loop-mount.sh" "$image" "$dir/fa-ext4" || return
 		echo "$dir/fa-ext4" ;;
+	shmem-*)	# the holder's path: the state's file itself (file_of)
+		shmem_hold "${1#shmem-}" ;;
 	*)	return 1 ;;
 	esac
+}
+# shmem_hold <size>: the map_files path of a holder (fa-bench -S) of the
+# file's size of shared anonymous memory, allocated with <size> (16k,
+# 64k, ...) the only shmem mTHP size allowed, started on first use (from
+# a subshell too: its output file says it runs); fails without that size
+# or root.  restore() stops the holders and sets the sizes back.
+shmem_hold() {
+	local out=$dir/fa-shmem-hold-$1.$$ saved=$dir/fa-shmem-saved.$$
+	local mthp=/sys/kernel/mm/transparent_hugepage c pid
+
+	if [ ! -s "$out" ]; then
+		[ -w "$mthp/hugepages-${1%k}kB/shmem_enabled" ] || return
+		[ -f "$saved" ] || for c in "$mthp"/hugepages-*kB/shmem_enabled; do
+			echo "$c $(sed 's/.*\[\(.*\)\].*/\1/' "$c")"
+		done > "$saved"
+		for c in "$mthp"/hugepages-*kB/shmem_enabled; do
+			echo never > "$c" || return
+		done
+		echo always > "$mthp/hugepages-${1%k}kB/shmem_enabled" || return
+		$bench -S -m "$mib" > "$out" &
+		pid=$!
+		while [ ! -s "$out" ]; do
+			kill -0 "$pid" 2>/dev/null || return
+			sleep 1
+		done
+	fi
+	cat "$out"
 }
 # toolchain: the -B image's root, mounted read-only with a tmpfs for the
 # outputs, on first use; fails without -B or root.
@@ -111,6 +145,7 @@ sparse_mib=
 # file_of <workload> <dir>: the file it reads; file_mib <file>: its size.
 file_of() {
 	case $1 in
+	*@shmem-*) echo "$2"; return ;;
 	*@ext4-sparse) echo "$2/fa-hole.file"; return ;;
 	sparse-1g) echo "$2/fa-hole-1g.file"; return ;;
 	esac
@@ -260,7 +295,7 @@ admit() {
 				ok=1
 			fi
 		else
-			ok="no $state here (tmpfs needs -d on a tmpfs, ext4 -e and root, huge and huge-within a THP kernel and root)"
+			ok="no $state here (tmpfs needs -d on a tmpfs, ext4 -e and root, huge and huge-within a THP kernel and root, shmem-<size> that shmem mTHP size and root)"
 		fi ;;
 	esac
 }

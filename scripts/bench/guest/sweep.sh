@@ -169,6 +169,18 @@ restore() {
 		case $dev in /dev/loop*) losetup -d "$dev" ;; esac
 	done
 	rmdir $mounts "$dir/fa-tc" 2>/dev/null || true
+	# @shmem-<size>'s holders (their pid in their path), and the shmem
+	# mTHP sizes as they were.
+	for f in "$dir"/fa-shmem-hold-*."$$"; do
+		[ -f "$f" ] || continue
+		pid=$(sed -n 's,^/proc/\([0-9]*\)/.*,\1,p' "$f")
+		[ -z "$pid" ] || kill "$pid"
+		rm -f "$f"
+	done
+	if [ -f "$dir/fa-shmem-saved.$$" ]; then
+		while read -r f v; do echo "$v" > "$f"; done < "$dir/fa-shmem-saved.$$"
+		rm -f "$dir/fa-shmem-saved.$$"
+	fi
 	[ -z "$adaptive" ] || echo 0 > /proc/sys/vm/fault_around_adaptive
 	[ -z "$saved_bound" ] || echo "$saved_bound" > /proc/sys/vm/fault_around_bound
 	[ -z "$ko$bko" ] || ! grep -q '^mod_faultaround ' /proc/modules ||

@@ -121,8 +121,12 @@ class Data(unittest.TestCase):
             return dict(label="p", boot=1, workload=w, threads=1,
                         order=order, rep=1, fa_calls=calls, fa_mapped=fa,
                         mapped=0, minflt=300, majflt=0)
-        done, bad = data.crosscheck([run("dynexec@ext4-ra", 2000)])
-        self.assertEqual((len(done), bad), (1, []))
+        done, bad = data.crosscheck([run("dynexec@ext4-ra", 2000),
+                                     run("dynexec@shmem-64k", 2000)])
+        self.assertEqual((len(done), bad), (2, []))
+        # and not in another state whose name has "shmem" in it
+        done, bad = data.crosscheck([run("dynexec@tmpfs-shmem", 2000)])
+        self.assertEqual(len(bad), 1)
         done, bad = data.crosscheck([run("dynexec", 2000),
                                      run("dynexec@ext4-ra", 0),
                                      run("dynexec@ext4-ra", 10, order=0),

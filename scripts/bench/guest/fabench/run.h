@@ -117,6 +117,30 @@ static void __attribute__((noreturn)) hold(unsigned int n, const char *dir)
 		pause();
 }
 
+/*
+ * -S -m MiB: shared anonymous memory, every page written, so that shmem
+ * allocates it in the folio sizes its mTHP controls allow
+ * (/sys/kernel/mm/transparent_hugepage/hugepages-*kB/shmem_enabled, which
+ * only such mappings follow); held until killed.  Prints the mapping's
+ * /proc/<pid>/map_files/ path, through which the workloads map the same
+ * shmem pages as a file (sweep.sh's @shmem-<size> states).
+ */
+static void __attribute__((noreturn)) hold_shmem(size_t mib)
+{
+	size_t len = mib << 20, i;
+	char *p;
+
+	pt_span = page_size / sizeof(void *) * page_size;
+	p = map_aligned(len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1);
+	for (i = 0; i < len; i += page_size)
+		p[i] = 1;
+	printf("/proc/%d/map_files/%lx-%lx\n", getpid(), (unsigned long)p,
+	       (unsigned long)(p + len));
+	fflush(stdout);
+	for (;;)
+		pause();
+}
+
 /* -C: write the file, so that all of it is in the page cache. */
 static int create(const char *path, size_t mib)
 {
@@ -141,7 +165,8 @@ static int usage(void)
 	fprintf(stderr, "usage: fa-bench -C -f file -m MiB\n"
 		"       fa-bench -w workload -f file [-c] [-t workers] [-s seed] [-P ptes] [-p passes] [-n starts] [-x program [-L dir]] [-g file] [-G cgroup] [-A]\n"
 		"       fa-bench -w run -n pages [-p starts] [-c -f file] -- program [argument...]\n"
-		"       fa-bench -H mappings [-d dir]\n");
+		"       fa-bench -H mappings [-d dir]\n"
+		"       fa-bench -S -m MiB\n");
 	return 2;
 }
 
