@@ -293,6 +293,11 @@ echo "workload,threads,order,setup,rep,minflt,majflt,ns,pages,mapped,fa_calls,fa
 	[ -z "$perf" ] || echo ",$perf" | sed 's/,/,perf:/g')$(
 	[ -z "$limit" ] || $bench -E | tr ' ' ,| sed 's/^/,/')"
 folios=${bench%fa-bench}fa-folios
+# One untimed run first, once the first workload's file is as its runs
+# find it: a boot's first run tore down some 10.8 M instructions dearer
+# than the others of its cell (bench-1d37159: run 1 of each of the 3
+# boots, 2.6 times the cell's median teardown).
+warm=
 for w in $workloads; do
 	# @ext4-ra: the file as a sequential read(2) of 1MiB at a time leaves
 	# it in the page cache (readahead's folios), before the first run;
@@ -303,6 +308,11 @@ for w in $workloads; do
 			$bench -w run -n 1 -c -f "$g" -- /bin/dd if="$g" of=/dev/null bs=1M \
 				> /dev/null 2>&1 || die "cannot read $g for $w"
 	done
+	if [ -z "$warm" ]; then
+		set -- $(workers "$w")
+		run1 warmup "$w" "$1" "$current" 0 > /dev/null
+		run=0 warm=1
+	fi
 	for t in $(workers "$w"); do
 		rep=1
 		while [ $rep -le "$reps" ]; do
