@@ -164,7 +164,8 @@ if [ "${WORKLOADS:-}" = public ] && [ "${FOLIOS:-0}" = 1 ]; then
 elif [ "${WORKLOADS:-}" = public ]; then
 	WORKLOADS=$WORKLOADS_PUBLIC
 	[ "$TASKS" != auto ] || TASKS="1 2 4"
-elif [ "${WORKLOADS:-}" = mthp ] && [ "${FOLIOS:-0}" = 1 ]; then
+elif [ "${WORKLOADS:-}" = mthp ]; then
+	[ "${FOLIOS:-0}" = 1 ] || die "WORKLOADS=mthp: with FOLIOS=1"
 	WORKLOADS=$WORKLOADS_FOLIOS_MTHP out=$out-mthp
 elif [ "${WORKLOADS:-}" = heldout ] && [ "${FOLIOS:-0}" = 1 ]; then
 	WORKLOADS=$WORKLOADS_FOLIOS_HELDOUT out=$out-heldout

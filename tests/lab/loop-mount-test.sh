@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Usage: loop-mount-test.sh
-# The guest's loop-mount.sh (init's ext4 directory, sweep.sh's @ext4
+# The guest's loop-mount.sh (init's ext4 directory, sweep-states.sh's @ext4
 # states) with fake losetup and mount first in PATH, which log their
 # arguments: it attaches the free device and mounts it, read-only with
 # -r; a failed mount detaches the device again; a failed attach mounts

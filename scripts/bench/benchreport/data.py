@@ -193,8 +193,9 @@ def cross_title(workloads):
            "getrusage's count" if ran & set(FIO) else "")
     writes = ("; page_fault2, page_fault3: no fault-around at all"
               if ran & set(WRITES) else "")
+    shmem = any(w.partition("@")[2].startswith(SHMEM_MTHP) for w in workloads)
     large = ("; no bound by the window in @" + ", @".join(LARGE_FOLIOS) +
-             f" and @{SHMEM_MTHP}<size>" +
+             (f" and @{SHMEM_MTHP}<N>k" if shmem else "") +
              ", where a folio is mapped whole"
              if any(base_name(w) in NO_RSS and
                     whole_folios(w)
@@ -211,8 +212,9 @@ def base_name(workload):
 
 
 def whole_folios(workload):
-    """In a state of large folios (LARGE_FOLIOS), where 7.3 maps a
-    folio whole whatever the window."""
+    """In a state of large folios (LARGE_FOLIOS, or shared memory in
+    an mTHP size, @shmem-<N>k), where 7.3 maps a folio whole whatever
+    the window."""
     state = workload.partition("@")[2]
     return state in LARGE_FOLIOS or state.startswith(SHMEM_MTHP)
 
@@ -226,7 +228,8 @@ def no_order(workload):
 
 
 def checked(workload):
-    """In the page-cache states but those of large folios: with @huge a
+    """In the page-cache states but those of large folios
+    (whole_folios()): with @huge a
     fault maps its whole PMD-sized folio (do_set_pmd() from
     filemap_map_pages()), which the counters, of PTEs, do not count, and
     with @huge-within and @ext4-ra (and @huge's PTE-mapped folios) 7.3's

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# fio's own figures from its JSON (--output-format=json), for sweep.sh's
+# fio's own figures from its JSON (--output-format=json), for sweep-run.sh's
 # fio rows: "<I/O ns> <minf> <majf>", each summed over the jobs; the I/O
 # time is each lat_ns block's mean x N (the write, trim and sync blocks
 # have N 0).  Fails unless there is one minf per job (-v jobs=N) and

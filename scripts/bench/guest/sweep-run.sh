@@ -127,5 +127,6 @@ run1() {
 	set -- "$@" $(echo "$out" | sed -n 1p) $own
 	echo "$2,$3,$4,$1,$5,$6,$7,$8,$9,${10},${11},${12},${13},${14},${15},${16},${17},${18}$pc"
 	# The guest clock's ns: under -icount, instructions (bench.sh says so).
-	echo "[$run/$total] $2 workers=$3 order=$4 $1 rep=$5: $6 minor faults, clock $8 ns" >&2
+	[ "$1" = warmup ] ||	# not a run of the total
+		echo "[$run/$total] $2 workers=$3 order=$4 $1 rep=$5: $6 minor faults, clock $8 ns" >&2
 }

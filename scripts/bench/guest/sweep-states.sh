@@ -9,22 +9,18 @@
 # @ext4 (warm, ext4 on a loop device over the -e image, as its writes
 # left it), @ext4-ra (the same file dropped and read with dd bs=1M once
 # before the workload's runs: readahead's folios, warm), @ext4-cold (the
-# same with the file's pages dropped
-# before each run, fa-bench -c: major faults, readahead), @ext4-sparse
-# (vm-scalability's cases as written: a sparse file, holes only, on the
-# same ext4, dropped before each run, so that every run's first reader
-# fills the page cache with zeroed pages through readahead, as the
-# case's fresh file does), @shmem-<size> (16k, 64k, ...: shared
-# anonymous memory of the file's size, written by a holder, fa-bench -S,
-# with only that shmem mTHP size allowed, so that shmem allocates its
-# folios at that size; the workloads map the same pages as a file through
-# the holder's /proc/<pid>/map_files/ path).  dynexec starts -x (make bench: fa-bench
-# built dynamically), its ld.so and libraries from the initramfs;
-# dynexec@<state> starts copies of all three on that state's file
-# system (fa-bench -L), and @ext4-ra reads each as it reads the file.
-# What the system cannot run (no -x, no -e, no huge tmpfs, no such mTHP
-# size) is left out,
-# with a message.
+# same with the file's pages dropped before each run, fa-bench -c: major
+# faults, readahead), @ext4-sparse (vm-scalability's cases as written: a
+# sparse file, holes only, on the same ext4, dropped before each run, so
+# that every run's first reader fills the page cache with zeroed pages
+# through readahead, as the case's fresh file does), @shmem-<N>k (shared
+# anonymous memory of the file's size in folios of N KiB: see
+# shmem_hold()).  dynexec starts -x (make bench: fa-bench built
+# dynamically), its ld.so and libraries from the initramfs;
+# dynexec@<state> starts copies of all three on that state's file system
+# (fa-bench -L), and @ext4-ra reads each as it reads the file.  What the
+# system cannot run (no -x, no -e, no huge tmpfs, no such mTHP size) is
+# left out, with a message.
 #
 # mixed reads the file in order in one thread while another does
 # sparse's passes over a second file, of sparse's size.
@@ -83,32 +79,46 @@ state_dir() {
 	*)	return 1 ;;
 	esac
 }
-# shmem_hold <size>: the map_files path of a holder (fa-bench -S) of the
-# file's size of shared anonymous memory, allocated with <size> (16k,
-# 64k, ...) the only shmem mTHP size allowed, started on first use (from
-# a subshell too: its output file says it runs); fails without that size
-# or root.  restore() stops the holders and sets the sizes back.
+# shmem_hold <N>k: the /proc/<pid>/map_files/ path of a holder (fa-bench
+# -S) of the file's size of shared anonymous memory, written while N KiB
+# is the only shmem mTHP size allowed (hugepages-<N>kB/shmem_enabled,
+# which anonymous shared memory follows and tmpfs mounts do not), the
+# sizes set back as soon as it is written; started on first use (from a
+# subshell too: its files say it runs).  A reader maps the same pages
+# through the path: the holder's shmem file, whose mappings are anonymous
+# shared memory too.  Fails without that size or root.  restore() stops
+# the holders, and sets the sizes back if a sweep stopped in between.
 shmem_hold() {
-	local out=$dir/fa-shmem-hold-$1.$$ saved=$dir/fa-shmem-saved.$$
-	local mthp=/sys/kernel/mm/transparent_hugepage c pid
+	local out path mthp=/sys/kernel/mm/transparent_hugepage c
 
-	if [ ! -s "$out" ]; then
+	out=$(shmem_file "hold-$1")
+	path=$out.path
+	if [ ! -s "$path" ]; then
 		[ -w "$mthp/hugepages-${1%k}kB/shmem_enabled" ] || return
-		[ -f "$saved" ] || for c in "$mthp"/hugepages-*kB/shmem_enabled; do
+		for c in "$mthp"/hugepages-*kB/shmem_enabled; do
 			echo "$c $(sed 's/.*\[\(.*\)\].*/\1/' "$c")"
-		done > "$saved"
+		done > "$(shmem_file saved)"
 		for c in "$mthp"/hugepages-*kB/shmem_enabled; do
 			echo never > "$c" || return
 		done
 		echo always > "$mthp/hugepages-${1%k}kB/shmem_enabled" || return
-		$bench -S -m "$mib" > "$out" &
-		pid=$!
-		while [ ! -s "$out" ]; do
-			kill -0 "$pid" 2>/dev/null || return
+		$bench -S -m "$mib" > "$path" &
+		echo $! > "$out"	# before the wait: restore() kills it
+		while [ ! -s "$path" ]; do
+			kill -0 "$(cat "$out")" 2>/dev/null || break
 			sleep 1
 		done
+		shmem_sizes_back
+		[ -s "$path" ] || return
 	fi
-	cat "$out"
+	cat "$path"
+}
+# shmem_expect <N>k: the folio order a holder of N KiB folios has.
+shmem_expect() {
+	local n=$(( ${1%k} * 1024 / page )) o=0
+
+	while [ $((1 << o)) -lt "$n" ]; do o=$((o + 1)); done
+	echo "$o"
 }
 # toolchain: the -B image's root, mounted read-only with a tmpfs for the
 # outputs, on first use; fails without -B or root.
@@ -211,6 +221,7 @@ admit() {
 
 	state=tmpfs
 	case $w in *@*) state=${w#*@} ;; esac
+	case $state in shmem-*) admit_shmem "$w"; return ;; esac
 	case ${w%@*} in
 	exec) ok=1 ;;	# anon too needs the file: its size
 	hotcold|hotscan)
@@ -298,4 +309,30 @@ admit() {
 			ok="no $state here (tmpfs needs -d on a tmpfs, ext4 -e and root, huge and huge-within a THP kernel and root, shmem-<size> that shmem mTHP size and root)"
 		fi ;;
 	esac
+}
+# admit_shmem <workload>@shmem-<N>k: a reader of the one file, of the
+# sparse size or less, whose holder's folios are all N KiB.
+admit_shmem() {
+	local name=${1%@*} size=${1#*@shmem-} want got pages
+
+	case $name in
+	seq|rand|sparse|mmap-pread-*|mmap-xread-seq-mt|page_fault4|stride64k|hot-reuse|hot-skew|streams3|seq-*|sparse-then-seq|manymaps-seq|smallfiles) ;;
+	*)	ok="@shmem-$size is one file of shared memory, for a reader of it: not $name"
+		return ;;
+	esac
+	if [ "$name" = sparse ] && [ -n "$sparse_mib" ]; then
+		ok="sparse's file, a page table, is $sparse_mib MiB: more than the holder's $mib MiB"
+	elif ! d=$(state_dir "shmem-$size" 2>/dev/null); then
+		ok="no shmem-$size here (the shmem mTHP size hugepages-${size%k}kB and root)"
+	else
+		want=$(shmem_expect "$size")
+		got=$(${bench%fa-bench}fa-folios "$d") || die "cannot read $d's folios"
+		# All of it at that order: "folios: <order>:<pages> uncached:0".
+		pages=${got#"folios: $want:"}
+		pages=${pages%" uncached:0"}
+		case $pages in
+		""|*[!0-9]*) ok="its holder's folios are not all of order $want ($got): shmem_enabled deny or force, or no memory for them" ;;
+		*)	ok=1 ;;
+		esac
+	fi
 }

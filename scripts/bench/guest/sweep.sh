@@ -152,8 +152,20 @@ else
 fi
 
 # On any exit: the order as it was, no module, no holder, no file.
-mounts="$dir/fa-huge $dir/fa-huge-within $dir/fa-ext4"	# state_dir's
+mounts="$dir/fa-huge $dir/fa-huge-within $dir/fa-ext4"	# sweep-states.sh's
 holder= held=$dir/fa-held.$$ counts=$dir/fa-perf.$$ cg=
+# shmem_file <name>: the file of that name of sweep-states.sh's
+# shmem_hold(), in -d.
+shmem_file() { echo "$dir/fa-shmem-$1.$$"; }
+# shmem_sizes_back: the shmem mTHP sizes as shmem_hold() found them.
+shmem_sizes_back() {
+	local f v saved
+
+	saved=$(shmem_file saved)
+	[ -f "$saved" ] || return 0
+	while read -r f v; do echo "$v" > "$f"; done < "$saved"
+	rm -f "$saved"
+}
 restore() {
 	if [ -n "$holder" ]; then kill "$holder"; wait "$holder"; fi
 	rm -f "$held" "$counts" "$dir/fa-fio.json" "$dir/fa-bench.file" "$dir/fa-sparse.file" "$dir/fa-mixed.file" \
@@ -169,18 +181,14 @@ restore() {
 		case $dev in /dev/loop*) losetup -d "$dev" ;; esac
 	done
 	rmdir $mounts "$dir/fa-tc" 2>/dev/null || true
-	# @shmem-<size>'s holders (their pid in their path), and the shmem
-	# mTHP sizes as they were.
-	for f in "$dir"/fa-shmem-hold-*."$$"; do
+	# @shmem-<N>k's holders, and the shmem mTHP sizes if a sweep
+	# stopped before it set them back.
+	for f in $(shmem_file 'hold-*'); do
 		[ -f "$f" ] || continue
-		pid=$(sed -n 's,^/proc/\([0-9]*\)/.*,\1,p' "$f")
-		[ -z "$pid" ] || kill "$pid"
-		rm -f "$f"
+		kill "$(cat "$f")" 2>/dev/null
+		rm -f "$f" "$f.path"
 	done
-	if [ -f "$dir/fa-shmem-saved.$$" ]; then
-		while read -r f v; do echo "$v" > "$f"; done < "$dir/fa-shmem-saved.$$"
-		rm -f "$dir/fa-shmem-saved.$$"
-	fi
+	shmem_sizes_back
 	[ -z "$adaptive" ] || echo 0 > /proc/sys/vm/fault_around_adaptive
 	[ -z "$saved_bound" ] || echo "$saved_bound" > /proc/sys/vm/fault_around_bound
 	[ -z "$ko$bko" ] || ! grep -q '^mod_faultaround ' /proc/modules ||

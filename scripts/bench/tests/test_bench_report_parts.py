@@ -1,12 +1,11 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""The parts of bench-report.py (scripts/bench/benchreport/), one class each:
-compare, costmodel, analysis, text, plots and results (fmt and data:
-test_bench_report_data.py).  Each
-checks what its part computes on inputs whose answer is known by hand or
-from the synthetic sweep's model (test_bench_report.make_sweep: figure =
-5e6 + 1800 * minflt + 550 * fa_mapped, times noise).  The report end to
-end is test_bench_report.py's.
+"""The parts of bench-report.py (scripts/bench/benchreport/), one class
+each: compare, costmodel, analysis, text, plots and results (fmt and
+data: test_bench_report_data.py).  Each checks what its part computes on
+inputs whose answer is known by hand or from the synthetic sweep's model
+(test_bench_report.make_sweep: figure = 5e6 + 1800 * minflt + 550 *
+fa_mapped, times noise).  The report end to end is test_bench_report.py's.
 """
 import csv
 import io
@@ -32,7 +31,6 @@ from benchreport.text import Text	# noqa: E402
 from benchreport.plots import Plots	# noqa: E402
 from benchreport import results	# noqa: E402
 import test_bench_report as synth	# noqa: E402
-
 
 
 def sweep_report(tmp, **kw):

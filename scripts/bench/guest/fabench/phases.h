@@ -2,7 +2,7 @@
 /*
  * fa-bench's measured phases: the workers started, each pass's work and
  * teardown timed and counted, the workers joined; then the counts summed
- * and printed, the line sweep.sh reads.
+ * and printed, the line sweep-run.sh reads.
  * Static functions, in fa-bench.c's one translation unit.
  */
 #ifndef FA_BENCH_PHASES_H
@@ -189,7 +189,7 @@ static void tally(struct totals *t)
 		sh->hits = sh->reclaimed_read = t->unread = -1;
 }
 
-/* The line sweep.sh reads, and hotcold's second one. */
+/* The line sweep-run.sh reads, and hotcold's second one. */
 static void print_totals(const struct totals *t)
 {
 	unsigned int i;

@@ -121,9 +121,10 @@ static void __attribute__((noreturn)) hold(unsigned int n, const char *dir)
  * -S -m MiB: shared anonymous memory, every page written, so that shmem
  * allocates it in the folio sizes its mTHP controls allow
  * (/sys/kernel/mm/transparent_hugepage/hugepages-*kB/shmem_enabled, which
- * only such mappings follow); held until killed.  Prints the mapping's
- * /proc/<pid>/map_files/ path, through which the workloads map the same
- * shmem pages as a file (sweep.sh's @shmem-<size> states).
+ * anonymous shared memory follows, tmpfs mounts not); held until killed.
+ * Prints the mapping's /proc/<pid>/map_files/ path, through which the
+ * workloads map the same pages: an unlinked shmem file, whose mappings
+ * are anonymous shared memory too (sweep-states.sh's @shmem-<N>k).
  */
 static void __attribute__((noreturn)) hold_shmem(size_t mib)
 {
