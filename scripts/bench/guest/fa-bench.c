@@ -309,7 +309,7 @@ int main(int argc, char **argv, char **envp)
 		if (fd < 0 || fstat(fd, &st))
 			die(file ? file : "-R needs -f <file>");
 		file_size = st.st_size / page_size * page_size;
-		pt_span = (ptes ? ptes : page_size / sizeof(void *)) * page_size;
+		pt_span = pt_span_of(ptes);
 		return young_probe();
 	}
 	vmstat = open("/proc/vmstat", O_RDONLY);

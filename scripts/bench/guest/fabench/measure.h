@@ -8,6 +8,12 @@
 #ifndef FA_BENCH_MEASURE_H
 #define FA_BENCH_MEASURE_H
 
+/* The bytes one page table maps: -P's @ptes, or a page of pointers. */
+static size_t pt_span_of(size_t ptes)
+{
+	return (ptes ? ptes : page_size / sizeof(void *)) * page_size;
+}
+
 static void die(const char *what)
 {
 	fprintf(stderr, "fa-bench: %s: %s\n", what, strerror(errno));

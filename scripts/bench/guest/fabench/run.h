@@ -131,7 +131,7 @@ static void __attribute__((noreturn)) hold_shmem(size_t mib)
 	size_t len = mib << 20, i;
 	char *p;
 
-	pt_span = page_size / sizeof(void *) * page_size;
+	pt_span = pt_span_of(0);
 	p = map_aligned(len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1);
 	for (i = 0; i < len; i += page_size)
 		p[i] = 1;
